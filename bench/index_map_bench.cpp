@@ -1,0 +1,49 @@
+// Offsets per second for the index map: random linear_index calls vs. the logical walker.
+#include <benchmark/benchmark.h>
+
+#include <random>
+#include <vector>
+
+#include "tessera/index_map.h"
+#include "tessera/xla/notation.h"
+#include "tessera/xla/tiled_layout.h"
+
+namespace {
+
+const char* const kShapes[] = {
+    "f32[1024,1024]{1,0:T(8,128)}",
+    "bf16[1024,1024]{1,0:T(8,128)(2,1)}",
+    "f32[64,32,16,32]{3,2,1,0:T(8,128)}",
+};
+
+void BM_LinearIndexRandom(benchmark::State& state) {
+  const tessera::xla::TiledLayout layout(tessera::xla::parse_shape(kShapes[state.range(0)]));
+  const auto& map = layout.index_map();
+  std::mt19937_64 rng(42);
+  std::vector<std::vector<int64_t>> indices(4096);
+  for (auto& idx : indices) {
+    for (int64_t d : map.dims()) idx.push_back(static_cast<int64_t>(rng() % static_cast<uint64_t>(d)));
+  }
+  std::size_t i = 0;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(map.linear_index(indices[i++ & 4095]));
+  }
+  state.SetItemsProcessed(state.iterations());
+  state.SetLabel(kShapes[state.range(0)]);
+}
+BENCHMARK(BM_LinearIndexRandom)->DenseRange(0, 2);
+
+void BM_LogicalWalk(benchmark::State& state) {
+  const tessera::xla::TiledLayout layout(tessera::xla::parse_shape(kShapes[state.range(0)]));
+  const auto& map = layout.index_map();
+  for (auto _ : state) {
+    int64_t sum = 0;
+    for (tessera::LogicalWalker walk(map); !walk.done(); walk.next()) sum += walk.offset();
+    benchmark::DoNotOptimize(sum);
+  }
+  state.SetItemsProcessed(state.iterations() * map.logical_elements());
+  state.SetLabel(kShapes[state.range(0)]);
+}
+BENCHMARK(BM_LogicalWalk)->DenseRange(0, 2)->Unit(benchmark::kMillisecond);
+
+}  // namespace

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Installs what tessera needs and is missing: Debian packages via apt-get, Python packages via
+# pip. Idempotent and quiet when everything is present.
+set -euo pipefail
+
+apt_packages=(
+  cmake ninja-build g++ clang libclang-rt-14-dev
+  libcli11-dev nlohmann-json3-dev libfmt-dev libgtest-dev libgmock-dev libbenchmark-dev
+  libhwy-dev libdnnl-dev
+)
+# Extra Debian packages a step needs (e.g. chromium for the browser tests) can be added with
+# TESSERA_EXTRA_APT="pkg1 pkg2".
+read -r -a extra <<< "${TESSERA_EXTRA_APT:-}"
+apt_packages+=("${extra[@]}")
+
+missing=()
+for p in "${apt_packages[@]}"; do
+  dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "installing Debian packages: ${missing[*]}"
+  sudo_cmd=""
+  [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
+  $sudo_cmd apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+python=${PYTHON:-python3}
+pip_packages=(pytest hypothesis numpy ml_dtypes)
+read -r -a extra_pip <<< "${TESSERA_EXTRA_PIP:-}"
+pip_packages+=("${extra_pip[@]}")
+missing_pip=()
+for p in "${pip_packages[@]}"; do
+  module=${p//-/_}
+  "$python" -c "import ${module}" >/dev/null 2>&1 || missing_pip+=("$p")
+done
+if ((${#missing_pip[@]})); then
+  echo "installing Python packages: ${missing_pip[*]}"
+  "$python" -m pip install -q "${missing_pip[@]}"
+fi

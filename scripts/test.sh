@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Builds tessera and runs every test: the release build (warnings as errors), the same suite under
+# ASan+UBSan, and each parser's libFuzzer target for a bounded time. Fails on any failure.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/install_dependencies.sh
+python=$(command -v python3)
+jobs=$(nproc)
+fuzz_seconds=${TESSERA_FUZZ_SECONDS:-60}
+
+echo "=== release build, warnings as errors ==="
+cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release -DTESSERA_WERROR=ON \
+  -DPython3_EXECUTABLE="$python" >/dev/null
+cmake --build build/release
+ctest --test-dir build/release --output-on-failure -j "$jobs"
+
+echo "=== ASan + UBSan build ==="
+cmake -S . -B build/sanitize -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTESSERA_WERROR=ON \
+  -DTESSERA_SANITIZE=ON -DTESSERA_BUILD_BENCHMARKS=OFF -DPython3_EXECUTABLE="$python" >/dev/null
+cmake --build build/sanitize
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+  ctest --test-dir build/sanitize --output-on-failure -j "$jobs"
+
+echo "=== fuzzing every parser for ${fuzz_seconds}s each ==="
+cmake -S . -B build/fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
+  -DTESSERA_FUZZ=ON -DTESSERA_BUILD_TESTS=OFF -DTESSERA_BUILD_BENCHMARKS=OFF \
+  -DTESSERA_BUILD_CLI=OFF >/dev/null
+cmake --build build/fuzz
+for fuzzer in build/fuzz/fuzz/fuzz_*; do
+  [ -x "$fuzzer" ] || continue
+  name=$(basename "$fuzzer")
+  corpus=build/fuzz/corpus/$name
+  mkdir -p "$corpus"
+  cp fuzz/seeds/"${name#fuzz_}"/* "$corpus"/ 2>/dev/null || true
+  echo "--- $name"
+  "$fuzzer" -max_total_time="$fuzz_seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+    "$corpus" 2>&1 | tail -n 12
+done
+
+echo "=== benchmarks build and start (smoke run, not a measurement) ==="
+build/release/bench/tessera_bench --benchmark_filter='BM_LinearIndexRandom/0' \
+  --benchmark_min_time=0.01 >/dev/null
+
+echo "all test stages passed"
