@@ -51,41 +51,48 @@ int64_t element_count(const LocalTensor& tensor) {
 // For strides that interleave without overlapping: the forward formula plus an inverse table.
 class InterleavedLocalFunction : public IndexFunction {
  public:
-  explicit InterleavedLocalFunction(const LocalTensor& tensor) : tensor_(tensor) {
+  explicit InterleavedLocalFunction(const LocalTensor& tensor)
+      : formula_(tensor), shape_(tensor.shape()) {
     const int64_t count = element_count(tensor);
     inverse_.reserve(static_cast<std::size_t>(count));
     for (int64_t linear = 0; linear < count; ++linear) {
-      inverse_.emplace(element_offset(tensor, unflatten(linear, tensor.shape())), linear);
+      inverse_.emplace(formula_.element_offset(unflatten(linear, shape_)), linear);
     }
   }
   int64_t offset_of(std::span<const int64_t> index) const override {
-    return element_offset(tensor_, {index[0], index[1], index[2], index[3]});
+    return formula_.element_offset({index[0], index[1], index[2], index[3]});
   }
   std::optional<std::vector<int64_t>> index_at(int64_t offset) const override {
     const auto found = inverse_.find(offset);
     if (found == inverse_.end()) return std::nullopt;
-    const auto index = unflatten(found->second, tensor_.shape());
+    const auto index = unflatten(found->second, shape_);
     return std::vector<int64_t>(index.begin(), index.end());
   }
 
  private:
-  LocalTensor tensor_;  // a copy without an index map: only its formula is used
+  PlacementFormula formula_;
+  TensorShape shape_;
   std::unordered_map<int64_t, int64_t> inverse_;
 };
 
 }  // namespace
 
-int64_t element_offset(const LocalTensor& tensor, const std::array<int64_t, 4>& index) {
-  const Device& device = tensor.device();
-  const int64_t packing = packing_factor(tensor.storage_mode());
-  const Strides& s = tensor.strides();
-  const int64_t stored_offset = (index[0] / packing) * s[0] +
-                                tensor.row_of_channel(index[1]) * s[1] + index[2] * s[2] +
-                                index[3] * s[3];
-  const int64_t byte = tensor.npu_of_channel(index[1]) * device.local_memory_bytes +
-                       tensor.start().offset + stored_offset * tensor.stored_element_bytes() +
-                       (index[0] % packing) * tensor.element_bytes();
-  return byte / tensor.element_bytes();
+PlacementFormula::PlacementFormula(const LocalTensor& tensor)
+    : npus(tensor.device().npus),
+      local_memory_bytes(tensor.device().local_memory_bytes),
+      start_npu(tensor.start().npu),
+      start_offset(tensor.start().offset),
+      element_bytes(tensor.element_bytes()),
+      packing(packing_factor(tensor.storage_mode())),
+      strides(tensor.strides()) {}
+
+int64_t PlacementFormula::element_offset(const std::array<int64_t, 4>& index) const {
+  const int64_t channel = start_npu + index[1];
+  const int64_t stored_offset = (index[0] / packing) * strides[0] + channel / npus * strides[1] +
+                                index[2] * strides[2] + index[3] * strides[3];
+  const int64_t byte = channel % npus * local_memory_bytes + start_offset +
+                       (stored_offset * packing + index[0] % packing) * element_bytes;
+  return byte / element_bytes;
 }
 
 bool strides_nest(const LocalTensor& tensor) {
@@ -125,11 +132,12 @@ void check_no_overlap(const LocalTensor& tensor) {
                             "up to {} elements, this tensor has {}",
                             kMaxEnumeratedElements, count));
   }
+  const PlacementFormula formula(tensor);
   std::unordered_map<int64_t, int64_t> owner;
   owner.reserve(static_cast<std::size_t>(count));
   for (int64_t linear = 0; linear < count; ++linear) {
     const auto index = unflatten(linear, tensor.shape());
-    const auto [it, inserted] = owner.emplace(element_offset(tensor, index), linear);
+    const auto [it, inserted] = owner.emplace(formula.element_offset(index), linear);
     if (!inserted) {
       const int64_t byte = it->first * tensor.element_bytes();
       throw Error(ErrorKind::kInvalid,

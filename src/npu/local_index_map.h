@@ -10,9 +10,16 @@
 
 namespace tessera::npu::detail {
 
-// The element offset (in the whole local memory image) of (n, c, h, w), by the spec's formula:
-// NPU (Q+c) mod X, then R + (n' NS + row CS + h HS + w WS) stored elements, then the packed slot.
-int64_t element_offset(const LocalTensor& tensor, const std::array<int64_t, 4>& index);
+// The numbers the spec's placement formula needs, copied out of a tensor.
+struct PlacementFormula {
+  int64_t npus, local_memory_bytes, start_npu, start_offset, element_bytes, packing;
+  Strides strides;
+
+  explicit PlacementFormula(const LocalTensor& tensor);
+  // The element offset (in the whole local memory image) of (n, c, h, w): NPU (Q+c) mod X, then
+  // R + (n' NS + row CS + h HS + w WS) stored elements, then the packed slot n mod packing.
+  int64_t element_offset(const std::array<int64_t, 4>& index) const;
+};
 
 // True when the within-NPU strides nest (each larger than the span of all smaller ones over
 // their extents): then no two elements can overlap and the layout has a digit form.

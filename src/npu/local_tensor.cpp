@@ -53,8 +53,11 @@ LocalTensor::LocalTensor(Device device, TensorShape shape, ElementType type, int
   check_address();
   derive_strides();
   check_extent();
-  if (!detail::strides_nest(*this)) detail::check_no_overlap(*this);
-  if (fits()) index_map_ = detail::compile_index_map(*this);
+  // Derived layouts never overlap (with the GDMA rule an NPU's channel rows still fit in its
+  // ceil(C/X) rows per batch); explicit strides are checked.
+  if (layout_.kind == LayoutKind::kStrides && !detail::strides_nest(*this)) {
+    detail::check_no_overlap(*this);
+  }
 }
 
 void LocalTensor::check_address() const {
@@ -140,14 +143,16 @@ int64_t LocalTensor::row_of_channel(int64_t channel) const {
 }
 
 const IndexMap& LocalTensor::index_map() const {
-  if (!index_map_) {
+  if (!fits()) {
     throw Error(
         ErrorKind::kDoesNotFit,
         fmt::format("the tensor runs past the end of local memory by {} bytes: it needs "
                     "{} bytes from offset {} in an NPU of {} bytes",
                     overrun_bytes_, reserved_bytes_, start_.offset, device_.local_memory_bytes));
   }
-  return *index_map_;
+  std::call_once(index_map_cache_->once,
+                 [this] { index_map_cache_->map = detail::compile_index_map(*this); });
+  return *index_map_cache_->map;
 }
 
 ElementPlace LocalTensor::place(std::span<const int64_t> index) const {

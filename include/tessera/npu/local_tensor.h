@@ -10,6 +10,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <span>
 
 #include "tessera/element_type.h"
@@ -97,7 +98,12 @@ class LocalTensor {
   int64_t channels_per_npu_ = 1;
   int64_t reserved_bytes_ = 0;
   int64_t overrun_bytes_ = 0;
-  std::shared_ptr<const IndexMap> index_map_;  // built once the layout is known valid
+  // Built on first use and shared by copies: compiling interleaved strides walks every element.
+  struct IndexMapCache {
+    std::once_flag once;
+    std::shared_ptr<const IndexMap> map;
+  };
+  std::shared_ptr<IndexMapCache> index_map_cache_ = std::make_shared<IndexMapCache>();
 };
 
 }  // namespace tessera::npu
