@@ -86,13 +86,18 @@ PlacementFormula::PlacementFormula(const LocalTensor& tensor)
       packing(packing_factor(tensor.storage_mode())),
       strides(tensor.strides()) {}
 
-int64_t PlacementFormula::element_offset(const std::array<int64_t, 4>& index) const {
+std::pair<int64_t, int64_t> PlacementFormula::npu_and_byte(
+    const std::array<int64_t, 4>& index) const {
   const int64_t channel = start_npu + index[1];
   const int64_t stored_offset = (index[0] / packing) * strides[0] + channel / npus * strides[1] +
                                 index[2] * strides[2] + index[3] * strides[3];
-  const int64_t byte = channel % npus * local_memory_bytes + start_offset +
-                       (stored_offset * packing + index[0] % packing) * element_bytes;
-  return byte / element_bytes;
+  return {channel % npus,
+          start_offset + (stored_offset * packing + index[0] % packing) * element_bytes};
+}
+
+int64_t PlacementFormula::element_offset(const std::array<int64_t, 4>& index) const {
+  const auto [npu, byte] = npu_and_byte(index);
+  return (npu * local_memory_bytes + byte) / element_bytes;
 }
 
 bool strides_nest(const LocalTensor& tensor) {
@@ -132,19 +137,21 @@ void check_no_overlap(const LocalTensor& tensor) {
                             "up to {} elements, this tensor has {}",
                             kMaxEnumeratedElements, count));
   }
+  // Keyed by (NPU, byte inside it): a tensor that does not fit must not meet the next NPU.
   const PlacementFormula formula(tensor);
-  std::unordered_map<int64_t, int64_t> owner;
-  owner.reserve(static_cast<std::size_t>(count));
+  const auto hash = [](const std::pair<int64_t, int64_t>& key) {
+    return std::hash<int64_t>()(key.second * 1000003 + key.first);
+  };
+  std::unordered_map<std::pair<int64_t, int64_t>, int64_t, decltype(hash)> owner(
+      static_cast<std::size_t>(count), hash);
   for (int64_t linear = 0; linear < count; ++linear) {
     const auto index = unflatten(linear, tensor.shape());
-    const auto [it, inserted] = owner.emplace(formula.element_offset(index), linear);
+    const auto [it, inserted] = owner.emplace(formula.npu_and_byte(index), linear);
     if (!inserted) {
-      const int64_t byte = it->first * tensor.element_bytes();
       throw Error(ErrorKind::kInvalid,
                   fmt::format("strides make elements overlap: {} and {} both at byte {} of NPU {}",
                               format_index(unflatten(it->second, tensor.shape())),
-                              format_index(index), byte % tensor.device().local_memory_bytes,
-                              byte / tensor.device().local_memory_bytes));
+                              format_index(index), it->first.second, it->first.first));
     }
   }
 }

@@ -4,6 +4,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <utility>
 
 #include "tessera/index_map.h"
 #include "tessera/npu/local_tensor.h"
@@ -19,6 +20,8 @@ struct PlacementFormula {
   // The element offset (in the whole local memory image) of (n, c, h, w): NPU (Q+c) mod X, then
   // R + (n' NS + row CS + h HS + w WS) stored elements, then the packed slot n mod packing.
   int64_t element_offset(const std::array<int64_t, 4>& index) const;
+  // The element's NPU and its byte inside that NPU (which may pass S when the tensor does not fit).
+  std::pair<int64_t, int64_t> npu_and_byte(const std::array<int64_t, 4>& index) const;
 };
 
 // True when the within-NPU strides nest (each larger than the span of all smaller ones over

@@ -24,7 +24,8 @@ TEST(AddressOfTensorInLocalMemory, ValidRangeIsZeroToXTimesS) {
   const Device device = spec_device();
   EXPECT_EQ(locate(device, 0), (LocalAddress{0, 0, 0}));
   EXPECT_EQ(locate(device, 4095), (LocalAddress{3, 1023, 0}));
-  expect_error(ErrorKind::kOutOfRange, "outside local memory [0, 4096)", [&] { locate(device, 4096); });
+  expect_error(ErrorKind::kOutOfRange, "outside local memory [0, 4096)",
+               [&] { locate(device, 4096); });
   expect_error(ErrorKind::kOutOfRange, "address -1", [&] { locate(device, -1); });
 }
 
@@ -46,12 +47,14 @@ TEST(DevicePresets, MatchTheChips) {
 }
 
 TEST(DevicePresets, InvalidDevicesAreRefused) {
-  expect_error(ErrorKind::kInvalid, "number of NPUs must be positive", [] { make_device(0, 1024, 128); });
+  expect_error(ErrorKind::kInvalid, "number of NPUs must be positive",
+               [] { make_device(0, 1024, 128); });
   expect_error(ErrorKind::kInvalid, "local memory size", [] { make_device(4, -1, 128); });
   expect_error(ErrorKind::kInvalid, "alignment must be positive", [] { make_device(4, 1024, 0); });
   expect_error(ErrorKind::kInvalid, "banks must be positive", [] { make_device(4, 1024, 4, 0); });
   expect_error(ErrorKind::kInvalid, "3 banks do not divide", [] { make_device(4, 1024, 4, 3); });
-  expect_error(ErrorKind::kOverflow, "overflows", [] { make_device(int64_t{1} << 40, int64_t{1} << 40, 4); });
+  expect_error(ErrorKind::kOverflow, "overflows",
+               [] { make_device(int64_t{1} << 40, int64_t{1} << 40, 4); });
 }
 
 }  // namespace

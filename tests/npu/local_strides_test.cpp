@@ -17,11 +17,14 @@ LocalLayout strides(int64_t n, int64_t c, int64_t h, int64_t w) {
   return LocalLayout{LayoutKind::kStrides, {n, c, h, w}};
 }
 
-LocalLayout compact() { return LocalLayout{LayoutKind::kCompact}; }
+LocalLayout compact() {
+  return LocalLayout{LayoutKind::kCompact};
+}
 
 // (2,5,3,4) f32 at NPU 0 with W stride 2, H stride 16, C stride 56, N stride 120.
 TEST(StridesInLocalMemory, FirstExample) {
-  const LocalTensor tensor(spec_device(), {2, 5, 3, 4}, ElementType::kF32, 0, strides(120, 56, 16, 2));
+  const LocalTensor tensor(spec_device(), {2, 5, 3, 4}, ElementType::kF32, 0,
+                           strides(120, 56, 16, 2));
   EXPECT_EQ(tensor.channels_per_npu(), 2);
   EXPECT_EQ(tensor.strides(), (Strides{120, 56, 16, 2}));
   for (int64_t n = 0; n < 2; ++n) {
@@ -92,7 +95,8 @@ TEST(CompactLayout, Fp32AtNpuZeroAndTwo) {
   EXPECT_EQ(at0.strides(), (Strides{20, 20, 5, 1}));
   const LocalTensor at2(spec_device(), {2, 3, 4, 5}, ElementType::kF32, 2048, compact());
   EXPECT_EQ(at2.strides(), (Strides{40, 20, 5, 1}));
-  EXPECT_EQ(at2.place(std::array<int64_t, 4>{1, 2, 3, 4}), (ElementPlace{0, (40 + 20 + 19) * 4, (40 + 20 + 19) * 4}));
+  EXPECT_EQ(at2.place(std::array<int64_t, 4>{1, 2, 3, 4}),
+            (ElementPlace{0, (40 + 20 + 19) * 4, (40 + 20 + 19) * 4}));
   // Compact needs only 4-byte alignment.
   const LocalTensor at4(spec_device(), {2, 3, 4, 5}, ElementType::kF32, 4, compact());
   EXPECT_EQ(at4.place(std::array<int64_t, 4>{0, 0, 0, 1}).byte_offset, 8);

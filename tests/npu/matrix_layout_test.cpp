@@ -48,7 +48,8 @@ TEST(MatrixLayout, SixWidthsOfTheSpec) {
       }
     }
   }
-  EXPECT_GT(matrix(6).tensor().bytes_reserved_per_npu(), matrix(15).tensor().bytes_reserved_per_npu());
+  EXPECT_GT(matrix(6).tensor().bytes_reserved_per_npu(),
+            matrix(15).tensor().bytes_reserved_per_npu());
 }
 
 // The spec's last-channel formula M - W*floor(M/W) is 0 when W divides M; the right one is
@@ -92,7 +93,8 @@ TEST(MatrixLayout, GdmaRowStrideOption) {
   EXPECT_EQ(gdma.place(1, 20), (ElementPlace{0, 128 + 128, 128 + 128}));
   EXPECT_EQ(gdma.place(1, 0), (ElementPlace{3, 128, 3072 + 128}));
   // From NPU 0 the two rules agree.
-  EXPECT_EQ(matrix(8).row_bytes_per_npu(), matrix(8, 0, NStrideRule::kIgnoringStartNpu).row_bytes_per_npu());
+  EXPECT_EQ(matrix(8).row_bytes_per_npu(),
+            matrix(8, 0, NStrideRule::kIgnoringStartNpu).row_bytes_per_npu());
 }
 
 TEST(MatrixLayout, Errors) {
@@ -105,9 +107,8 @@ TEST(MatrixLayout, Errors) {
   expect_error(ErrorKind::kOutOfRange, "outside the 2 x 40 matrix", [] { matrix(10).place(2, 0); });
   expect_error(ErrorKind::kOutOfRange, "(0,40)", [] { matrix(10).place(0, 40); });
   expect_error(ErrorKind::kInvalid, "multiple of 128", [] { matrix(10, 64); });
-  expect_error(ErrorKind::kDoesNotFit, "by 672 bytes", [] {
-    MatrixLayout(spec_device(), 4, 40, ElementType::kF32, 768, 40).place(0, 0);
-  });
+  expect_error(ErrorKind::kDoesNotFit, "by 672 bytes",
+               [] { MatrixLayout(spec_device(), 4, 40, ElementType::kF32, 768, 40).place(0, 0); });
 }
 
 }  // namespace

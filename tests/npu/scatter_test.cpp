@@ -32,7 +32,8 @@ TEST(ScatterFeaturesToDifferentNpus, XMinusOneChannelsAtNpuZero) {
   const LocalTensor tensor = features(3, 0);
   EXPECT_EQ(tensor.channels_per_npu(), 1);
   for (int64_t n = 0; n < 2; ++n) {
-    for (int64_t c = 0; c < 3; ++c) EXPECT_EQ(feature(tensor, n, c), (ElementPlace{c, n * 128, c * 1024 + n * 128}));
+    for (int64_t c = 0; c < 3; ++c)
+      EXPECT_EQ(feature(tensor, n, c), (ElementPlace{c, n * 128, c * 1024 + n * 128}));
   }
 }
 

@@ -10,7 +10,9 @@
 
 namespace tessera::npu::testing {
 
-inline Device spec_device() { return make_device(4, 1024, 128); }
+inline Device spec_device() {
+  return make_device(4, 1024, 128);
+}
 
 // Runs `action`, expecting tessera::Error of `kind` whose message contains `fragment`.
 template <typename Action>

@@ -32,8 +32,10 @@ TEST(FourNMode, Int8Example) {
   EXPECT_EQ(at(tensor, 4, 0, 0, 0), (ElementPlace{0, 256, 256}));
   EXPECT_EQ(at(tensor, 5, 0, 0, 0), (ElementPlace{0, 257, 257}));
   // n = 0..3 share a word: byte k = n mod 4.
-  for (int64_t n = 0; n < 4; ++n) EXPECT_EQ(at(tensor, n, 1, 2, 3).byte_offset, (2 * 5 + 3) * 4 + n);
-  EXPECT_EQ(at(tensor, 5, 4, 3, 4), (ElementPlace{0, (64 + 32 + 19) * 4 + 1, (64 + 32 + 19) * 4 + 1}));
+  for (int64_t n = 0; n < 4; ++n)
+    EXPECT_EQ(at(tensor, n, 1, 2, 3).byte_offset, (2 * 5 + 3) * 4 + n);
+  EXPECT_EQ(at(tensor, 5, 4, 3, 4),
+            (ElementPlace{0, (64 + 32 + 19) * 4 + 1, (64 + 32 + 19) * 4 + 1}));
 }
 
 TEST(TwoNMode, Int16Example) {
@@ -65,8 +67,10 @@ TEST(TwoIcMode, Fp32WeightsPairAlongI) {
 }
 
 TEST(StorageModes, TypeRequirements) {
-  for (ElementType type : {ElementType::kS8, ElementType::kU8}) EXPECT_NO_THROW(check_storage_mode(StorageMode::k4N, type));
-  for (ElementType type : {ElementType::kS16, ElementType::kU16, ElementType::kF16, ElementType::kBF16}) {
+  for (ElementType type : {ElementType::kS8, ElementType::kU8})
+    EXPECT_NO_THROW(check_storage_mode(StorageMode::k4N, type));
+  for (ElementType type :
+       {ElementType::kS16, ElementType::kU16, ElementType::kF16, ElementType::kBF16}) {
     EXPECT_NO_THROW(check_storage_mode(StorageMode::k2N, type));
   }
   EXPECT_NO_THROW(check_storage_mode(StorageMode::k2IC, ElementType::kF32));
