@@ -41,6 +41,9 @@ std::vector<std::string_view> split(std::string_view text, char separator) {
   }
 }
 
+// `text` as a decimal or 0x hex integer; errors quote `shown` (the argument as the user wrote it).
+int64_t parse_integer_text(std::string_view text, std::string_view shown, std::string_view what);
+
 // Device sizes: an integer, optionally scaled by K/KiB (1024) or M/MiB (1024^2).
 int64_t parse_size(std::string_view text, std::string_view what) {
   const std::string lowered = lower(trim(text));
@@ -56,12 +59,18 @@ int64_t parse_size(std::string_view text, std::string_view what) {
       break;
     }
   }
-  return checked_multiply(parse_address(digits, what), scale, what);
+  return checked_multiply(parse_integer_text(digits, text, what), scale, what);
 }
 
 }  // namespace
 
 int64_t parse_address(std::string_view text, std::string_view what) {
+  return parse_integer_text(text, text, what);
+}
+
+namespace {
+
+int64_t parse_integer_text(std::string_view text, std::string_view shown, std::string_view what) {
   const std::string_view trimmed = trim(text);
   std::string_view digits = trimmed;
   const bool negative = digits.starts_with('-');
@@ -76,14 +85,16 @@ int64_t parse_address(std::string_view text, std::string_view what) {
       std::from_chars(digits.data(), digits.data() + digits.size(), magnitude, base);
   if (digits.empty() || ec == std::errc::invalid_argument || end != digits.data() + digits.size()) {
     throw Error(ErrorKind::kSyntax,
-                fmt::format("{} '{}' is not an integer (decimal or 0x hex)", what, text));
+                fmt::format("{} '{}' is not an integer (decimal or 0x hex)", what, shown));
   }
   if (ec == std::errc::result_out_of_range || magnitude > static_cast<uint64_t>(INT64_MAX)) {
-    throw Error(ErrorKind::kOverflow, fmt::format("{} '{}' does not fit in 64 bits", what, text));
+    throw Error(ErrorKind::kOverflow, fmt::format("{} '{}' does not fit in 64 bits", what, shown));
   }
   const auto value = static_cast<int64_t>(magnitude);
   return negative ? -value : value;
 }
+
+}  // namespace
 
 std::vector<int64_t> parse_integers(std::string_view text, std::string_view what) {
   std::vector<int64_t> values;
