@@ -80,6 +80,7 @@ nlohmann::ordered_json local_tensor_report_json(const LocalTensor& tensor) {
       {"npus_touched", fp.npus_touched},
       {"bytes_per_npu", bytes_per_npu},
       {"data_bytes_per_npu", data_bytes_per_npu},
+      {"busiest_npu_bytes", fp.busiest_npu_bytes},
       {"reserved_bytes_per_npu", fp.reserved_bytes_per_npu},
       {"data_bytes", fp.data_bytes},
       {"dummy_bytes", fp.dummy_bytes},
@@ -117,6 +118,7 @@ std::string local_tensor_report_text(const LocalTensor& tensor) {
                        npu.channels, npu.first_byte, npu.last_byte, npu.span_bytes, npu.data_bytes);
     out += npu.dummy_bytes > 0 ? fmt::format(", dummies {}\n", npu.dummy_bytes) : "\n";
   }
+  out += fmt::format("busiest NPU       {} bytes\n", fp.busiest_npu_bytes);
   out += fmt::format("reserved per NPU  {} bytes from offset {}\n", fp.reserved_bytes_per_npu,
                      tensor.start().offset);
   out += fmt::format("data              {} bytes\n", fp.data_bytes);
@@ -137,7 +139,7 @@ nlohmann::ordered_json matrix_report_json(const MatrixLayout& matrix, bool searc
   out["channels"] = matrix.channels();
   out["last_channel_columns"] = matrix.last_channel_columns();
   out["row_bytes_per_npu"] = matrix.row_bytes_per_npu();
-  out["local_memory_per_npu"] = matrix.tensor().bytes_reserved_per_npu();
+  out["local_memory_per_npu"] = matrix.local_memory_per_npu();
   const nlohmann::ordered_json tensor = local_tensor_report_json(matrix.tensor());
   for (auto it = tensor.begin(); it != tensor.end(); ++it) out[it.key()] = *it;
   return out;
