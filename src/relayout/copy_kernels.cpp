@@ -1,0 +1,278 @@
+#include "relayout/copy_kernels.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "relayout/element_access.h"
+#include "relayout/simd_kernels.h"
+
+namespace tessera::relayout {
+namespace {
+
+// Calls f(source_offset, destination_offset) for every combination of axes[first..], in
+// elements, innermost axis fastest.
+template <class F>
+void for_each_outer(const StridedBox& box, std::size_t first, F&& f) {
+  const std::size_t n = box.axes.size();
+  if (first >= n) {
+    f(box.source_base, box.destination_base);
+    return;
+  }
+  std::vector<int64_t> counter(n, 0);
+  int64_t s = box.source_base;
+  int64_t d = box.destination_base;
+  while (true) {
+    f(s, d);
+    std::size_t k = first;
+    for (; k < n; ++k) {
+      const StridedAxis& a = box.axes[k];
+      s += a.source_stride;
+      d += a.destination_stride;
+      if (++counter[k] < a.count) break;
+      s -= a.count * a.source_stride;
+      d -= a.count * a.destination_stride;
+      counter[k] = 0;
+    }
+    if (k == n) return;
+  }
+}
+
+template <int kBytes>
+struct Word;
+template <>
+struct Word<1> {
+  using type = uint8_t;
+};
+template <>
+struct Word<2> {
+  using type = uint16_t;
+};
+template <>
+struct Word<4> {
+  using type = uint32_t;
+};
+template <>
+struct Word<8> {
+  using type = uint64_t;
+};
+
+// destination[j * destination_row + i] = source[i * source_row + j], i < rows, j < columns,
+// in 16x16 tiles so both sides touch few cache lines at a time.
+template <int kBytes>
+void transpose_tiles(const std::byte* source, int64_t rows, int64_t source_row,
+                     std::byte* destination, int64_t columns, int64_t destination_row,
+                     bool streaming) {
+  using T = typename Word<kBytes>::type;
+  const T* src = reinterpret_cast<const T*>(source);
+  T* dst = reinterpret_cast<T*>(destination);
+  constexpr int64_t kTile = 16;
+  const bool simd = kBytes == 4 && has_avx512();
+  for (int64_t j0 = 0; j0 < columns; j0 += kTile) {
+    const int64_t j1 = std::min(columns, j0 + kTile);
+    for (int64_t i0 = 0; i0 < rows; i0 += kTile) {
+      const int64_t i1 = std::min(rows, i0 + kTile);
+      if (simd && i1 - i0 == kTile && j1 - j0 == kTile) {
+        transpose_16x16_f32(reinterpret_cast<const std::byte*>(src + i0 * source_row + j0),
+                            source_row,
+                            reinterpret_cast<std::byte*>(dst + j0 * destination_row + i0),
+                            destination_row, streaming);
+        continue;
+      }
+      for (int64_t j = j0; j < j1; ++j) {
+        for (int64_t i = i0; i < i1; ++i) dst[j * destination_row + i] = src[i * source_row + j];
+      }
+    }
+  }
+}
+
+void transpose_box(const StridedBox& box, int bytes, bool streaming, const std::byte* source,
+                   std::byte* destination) {
+  const StridedAxis& inner = box.axes[0];
+  const StridedAxis& pair = box.axes[1];
+  const bool interleave = (bytes == 1 || bytes == 2) && (inner.count == 2 || inner.count == 4) &&
+                          pair.destination_stride == inner.count && has_avx512();
+  for_each_outer(box, 2, [&](int64_t s, int64_t d) {
+    const std::byte* from = source + s * bytes;
+    std::byte* to = destination + d * bytes;
+    if (interleave &&
+        interleave_rows(from, inner.source_stride * bytes, static_cast<int>(inner.count), bytes,
+                        pair.count, to, streaming)) {
+      return;
+    }
+    switch (bytes) {
+      case 1:
+        transpose_tiles<1>(from, inner.count, inner.source_stride, to, pair.count,
+                           pair.destination_stride, streaming);
+        break;
+      case 2:
+        transpose_tiles<2>(from, inner.count, inner.source_stride, to, pair.count,
+                           pair.destination_stride, streaming);
+        break;
+      case 4:
+        transpose_tiles<4>(from, inner.count, inner.source_stride, to, pair.count,
+                           pair.destination_stride, streaming);
+        break;
+      default:
+        transpose_tiles<8>(from, inner.count, inner.source_stride, to, pair.count,
+                           pair.destination_stride, streaming);
+        break;
+    }
+  });
+}
+
+void strided_box(const StridedBox& box, int bytes, const std::byte* source,
+                 std::byte* destination) {
+  const StridedAxis& inner = box.axes[0];
+  const auto size = static_cast<std::size_t>(bytes);
+  for_each_outer(box, 1, [&](int64_t s, int64_t d) {
+    for (int64_t i = 0; i < inner.count; ++i) {
+      std::memcpy(destination + (d + i * inner.destination_stride) * bytes,
+                  source + (s + i * inner.source_stride) * bytes, size);
+    }
+  });
+}
+
+void bits_box(const StridedBox& box, const CopyKernel& k, const std::byte* source,
+              std::byte* destination) {
+  const StridedAxis& inner = box.axes[0];
+  for_each_outer(box, 1, [&](int64_t s, int64_t d) {
+    for (int64_t i = 0; i < inner.count; ++i) {
+      const uint64_t v = read_element(source, s + i * inner.source_stride, k.source_bits);
+      write_element(destination, d + i * inner.destination_stride, k.destination_bits,
+                    convert_width(v, k.source_bits, k.destination_bits, k.sign_extend));
+    }
+  });
+}
+
+void pack_bits_box(const StridedBox& box, const std::byte* source, std::byte* destination) {
+  const StridedAxis& inner = box.axes[0];
+  const StridedAxis& pair = box.axes[1];
+  for_each_outer(box, 2, [&](int64_t s, int64_t d) {
+    std::byte* to = destination + d / 8;
+    if (pack_bits_32_rows(source + s, inner.source_stride, pair.count, to)) return;
+    for (int64_t j = 0; j < pair.count; ++j) {
+      uint32_t word = 0;
+      for (int i = 0; i < 32; ++i) {
+        word |= (static_cast<uint32_t>(source[s + i * inner.source_stride + j]) & 1u) << i;
+      }
+      std::memcpy(to + j * 4, &word, 4);
+    }
+  });
+}
+
+bool whole_bytes(int bits) {
+  return bits % 8 == 0;
+}
+
+}  // namespace
+
+CopyKernel choose_copy_kernel(StridedBox& box, int source_bits, int destination_bits,
+                              bool sign_extend, bool streaming) {
+  if (box.axes.empty()) box.axes.push_back({1, 1, 1});
+  CopyKernel k{KernelKind::kBits, source_bits, destination_bits, false, sign_extend};
+  const StridedAxis& inner = box.axes[0];
+  if (source_bits == destination_bits && whole_bytes(source_bits)) {
+    const int bytes = source_bits / 8;
+    const bool word = bytes == 1 || bytes == 2 || bytes == 4 || bytes == 8;
+    if (inner.source_stride == 1 && inner.destination_stride == 1) {
+      k.kind = KernelKind::kRuns;
+      k.streaming = streaming && has_avx512() && inner.count * bytes >= 256;
+      return k;
+    }
+    if (word && inner.destination_stride == 1) {
+      for (std::size_t a = 1; a < box.axes.size(); ++a) {
+        if (box.axes[a].source_stride == 1) {
+          std::rotate(box.axes.begin() + 1, box.axes.begin() + static_cast<std::ptrdiff_t>(a),
+                      box.axes.begin() + static_cast<std::ptrdiff_t>(a) + 1);
+          k.kind = KernelKind::kTranspose;
+          k.streaming = streaming && has_avx512();
+          return k;
+        }
+      }
+    }
+    k.kind = KernelKind::kStrided;
+    return k;
+  }
+  if (source_bits == 8 && destination_bits == 1 && box.axes.size() >= 2 && inner.count == 32 &&
+      inner.destination_stride == 1 && box.axes[1].source_stride == 1 &&
+      box.axes[1].destination_stride == 32 && box.destination_base % 32 == 0) {
+    k.kind = KernelKind::kPackBits;
+  }
+  return k;
+}
+
+void copy_box(const StridedBox& box, const CopyKernel& k, const std::byte* source,
+              std::byte* destination) {
+  switch (k.kind) {
+    case KernelKind::kRuns: {
+      const int bytes = k.source_bits / 8;
+      const auto run = static_cast<std::size_t>(box.axes[0].count * bytes);
+      for_each_outer(box, 1, [&](int64_t s, int64_t d) {
+        if (k.streaming) {
+          stream_copy(destination + d * bytes, source + s * bytes, run);
+        } else {
+          std::memcpy(destination + d * bytes, source + s * bytes, run);
+        }
+      });
+      if (k.streaming) store_fence();
+      return;
+    }
+    case KernelKind::kTranspose:
+      transpose_box(box, k.source_bits / 8, k.streaming, source, destination);
+      if (k.streaming) store_fence();
+      return;
+    case KernelKind::kStrided:
+      strided_box(box, k.source_bits / 8, source, destination);
+      return;
+    case KernelKind::kPackBits:
+      pack_bits_box(box, source, destination);
+      return;
+    case KernelKind::kBits:
+      bits_box(box, k, source, destination);
+      return;
+  }
+}
+
+void fill_box(const StridedBox& box, int bits, uint64_t fill_bits, std::byte* destination) {
+  StridedBox b = box;
+  if (b.axes.empty()) b.axes.push_back({1, 0, 1});
+  const StridedAxis& inner = b.axes[0];
+  if (!whole_bytes(bits)) {
+    for_each_outer(b, 1, [&](int64_t, int64_t d) {
+      for (int64_t i = 0; i < inner.count; ++i)
+        write_element(destination, d + i * inner.destination_stride, bits, fill_bits);
+    });
+    return;
+  }
+  const int bytes = bits / 8;
+  std::vector<std::byte> pattern(static_cast<std::size_t>(bytes), std::byte{0});
+  std::memcpy(pattern.data(), &fill_bits, static_cast<std::size_t>(std::min(bytes, 8)));
+  const bool uniform =
+      std::all_of(pattern.begin(), pattern.end(), [&](std::byte x) { return x == pattern[0]; });
+  for_each_outer(b, 1, [&](int64_t, int64_t d) {
+    if (inner.destination_stride == 1 && uniform) {
+      std::memset(destination + d * bytes, static_cast<int>(pattern[0]),
+                  static_cast<std::size_t>(inner.count * bytes));
+      return;
+    }
+    for (int64_t i = 0; i < inner.count; ++i) {
+      std::memcpy(destination + (d + i * inner.destination_stride) * bytes, pattern.data(),
+                  pattern.size());
+    }
+  });
+}
+
+std::string describe_box(const StridedBox& box, const CopyKernel& k) {
+  static const char* const kNames[] = {"runs", "transpose", "strided", "pack-bits", "bits"};
+  std::string counts;
+  for (const StridedAxis& a : box.axes)
+    counts += (counts.empty() ? "" : "x") + std::to_string(a.count);
+  return fmt::format("{} {} axes [{}] {}->{} bits{}", kNames[static_cast<int>(k.kind)],
+                     box.axes.size(), counts, k.source_bits, k.destination_bits,
+                     k.streaming ? " streaming" : "");
+}
+
+}  // namespace tessera::relayout
