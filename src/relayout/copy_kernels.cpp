@@ -8,6 +8,7 @@
 
 #include "relayout/element_access.h"
 #include "relayout/simd_kernels.h"
+#include "tessera/relayout/streaming_copy.h"
 
 namespace tessera::relayout {
 namespace {
@@ -68,17 +69,16 @@ void transpose_tiles(const std::byte* source, int64_t rows, int64_t source_row,
   using T = typename Word<kBytes>::type;
   const T* src = reinterpret_cast<const T*>(source);
   T* dst = reinterpret_cast<T*>(destination);
-  constexpr int64_t kTile = 16;
-  const bool simd = kBytes == 4 && has_avx512();
+  const bool simd = kBytes == 4 && has_avx2();
+  const int64_t kTile = simd ? 8 : 16;
   for (int64_t j0 = 0; j0 < columns; j0 += kTile) {
     const int64_t j1 = std::min(columns, j0 + kTile);
     for (int64_t i0 = 0; i0 < rows; i0 += kTile) {
       const int64_t i1 = std::min(rows, i0 + kTile);
       if (simd && i1 - i0 == kTile && j1 - j0 == kTile) {
-        transpose_16x16_f32(reinterpret_cast<const std::byte*>(src + i0 * source_row + j0),
-                            source_row,
-                            reinterpret_cast<std::byte*>(dst + j0 * destination_row + i0),
-                            destination_row, streaming);
+        transpose_8x8_f32(reinterpret_cast<const std::byte*>(src + i0 * source_row + j0),
+                          source_row, reinterpret_cast<std::byte*>(dst + j0 * destination_row + i0),
+                          destination_row, streaming);
         continue;
       }
       for (int64_t j = j0; j < j1; ++j) {
@@ -93,7 +93,7 @@ void transpose_box(const StridedBox& box, int bytes, bool streaming, const std::
   const StridedAxis& inner = box.axes[0];
   const StridedAxis& pair = box.axes[1];
   const bool interleave = (bytes == 1 || bytes == 2) && (inner.count == 2 || inner.count == 4) &&
-                          pair.destination_stride == inner.count && has_avx512();
+                          pair.destination_stride == inner.count && has_avx2();
   for_each_outer(box, 2, [&](int64_t s, int64_t d) {
     const std::byte* from = source + s * bytes;
     std::byte* to = destination + d * bytes;
@@ -179,7 +179,7 @@ CopyKernel choose_copy_kernel(StridedBox& box, int source_bits, int destination_
     const bool word = bytes == 1 || bytes == 2 || bytes == 4 || bytes == 8;
     if (inner.source_stride == 1 && inner.destination_stride == 1) {
       k.kind = KernelKind::kRuns;
-      k.streaming = streaming && has_avx512() && inner.count * bytes >= 256;
+      k.streaming = streaming && has_avx2() && inner.count * bytes >= 256;
       return k;
     }
     if (word && inner.destination_stride == 1) {
@@ -188,7 +188,7 @@ CopyKernel choose_copy_kernel(StridedBox& box, int source_bits, int destination_
           std::rotate(box.axes.begin() + 1, box.axes.begin() + static_cast<std::ptrdiff_t>(a),
                       box.axes.begin() + static_cast<std::ptrdiff_t>(a) + 1);
           k.kind = KernelKind::kTranspose;
-          k.streaming = streaming && has_avx512();
+          k.streaming = streaming && has_avx2();
           return k;
         }
       }
@@ -273,6 +273,11 @@ std::string describe_box(const StridedBox& box, const CopyKernel& k) {
   return fmt::format("{} {} axes [{}] {}->{} bits{}", kNames[static_cast<int>(k.kind)],
                      box.axes.size(), counts, k.source_bits, k.destination_bits,
                      k.streaming ? " streaming" : "");
+}
+
+void streaming_copy(std::byte* destination, const std::byte* source, std::size_t bytes) {
+  stream_copy(destination, source, bytes);
+  store_fence();
 }
 
 }  // namespace tessera::relayout

@@ -1,4 +1,4 @@
-// SIMD kernels chosen at run time: the same binary runs on CPUs without AVX-512 (the scalar
+// SIMD kernels chosen at run time: the same binary runs on CPUs without AVX2 (the scalar
 // kernels take over). Each function returns false when it cannot handle the request here.
 #pragma once
 
@@ -7,27 +7,27 @@
 
 namespace tessera::relayout {
 
-// True when the CPU has AVX-512 F and BW (checked once).
-bool has_avx512();
+// True when the CPU has AVX2 (checked once).
+bool has_avx2();
 
-// Copies `bytes` with 64-byte non-temporal stores (BENCHMARKING.md: the copy ceiling here).
+// Copies `bytes` with 32-byte non-temporal stores (BENCHMARKING.md: the copy ceiling here).
 // The caller issues store_fence() before the data is read by another thread.
 void stream_copy(std::byte* destination, const std::byte* source, std::size_t bytes);
 void store_fence();
 
-// One 16x16 tile of 4-byte elements: destination[j * destination_row + i] =
-// source[i * source_row + j] (strides in elements).
-void transpose_16x16_f32(const std::byte* source, int64_t source_row, std::byte* destination,
-                         int64_t destination_row, bool streaming);
+// One 8x8 tile of 4-byte elements: destination[j * destination_row + i] =
+// source[i * source_row + j] (strides in elements). Requires has_avx2().
+void transpose_8x8_f32(const std::byte* source, int64_t source_row, std::byte* destination,
+                       int64_t destination_row, bool streaming);
 
-// Interleaves `rows` (2 or 4) source rows of `columns` elements (a multiple of 64 bytes per row)
-// of `element_bytes` (1 or 2): destination[j * rows + i] = row_i[j]. This is the packing of
+// Interleaves `rows` (2 or 4) source rows of `columns` elements of `element_bytes` (1 or 2; a
+// multiple of 32 bytes per row): destination[j * rows + i] = row_i[j]. This is the packing of
 // XLA's (2,1) and (4,1) tiles.
 bool interleave_rows(const std::byte* source, int64_t source_row_bytes, int rows, int element_bytes,
                      int64_t columns, std::byte* destination, bool streaming);
 
 // Packs the low bits of 32 source rows of bytes into 32-bit words: bit i of word j =
-// row_i[j] & 1 (XLA's (32,1) tile with E(1)). `columns` is a multiple of 64.
+// row_i[j] & 1 (XLA's (32,1) tile with E(1)). `columns` is a multiple of 32.
 bool pack_bits_32_rows(const std::byte* source, int64_t source_row_bytes, int64_t columns,
                        std::byte* destination);
 

@@ -227,6 +227,9 @@ TEST(RelayoutPlan, LargeCasesUseFastKernelsAndMatchTheReference) {
       {"f32[32,256]{1,0:T(8,128)}", "f32[32,256]{0,1:T(8,128)}"},
       {"pred[64,256]{1,0}", "pred[64,256]{1,0:T(32,128)(32,1)E(1)}"},
       {"f32[40,300]{1,0}", "f32[40,300]{1,0:T(8,128)}"},
+      // 4 MiB outputs: written with non-temporal stores.
+      {"f32[1024,1024]{1,0}", "f32[1024,1024]{0,1}"},
+      {"bf16[1024,2048]{1,0}", "bf16[1024,2048]{1,0:T(8,128)(2,1)}"},
   };
   std::mt19937_64 rng(7);
   for (const auto& pair : pairs) {
