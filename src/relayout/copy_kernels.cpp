@@ -70,15 +70,16 @@ void transpose_tiles(const std::byte* source, int64_t rows, int64_t source_row,
   const T* src = reinterpret_cast<const T*>(source);
   T* dst = reinterpret_cast<T*>(destination);
   const bool simd = kBytes == 4 && has_avx2();
-  const int64_t kTile = simd ? 8 : 16;
+  constexpr int64_t kTile = 16;
   for (int64_t j0 = 0; j0 < columns; j0 += kTile) {
     const int64_t j1 = std::min(columns, j0 + kTile);
     for (int64_t i0 = 0; i0 < rows; i0 += kTile) {
       const int64_t i1 = std::min(rows, i0 + kTile);
       if (simd && i1 - i0 == kTile && j1 - j0 == kTile) {
-        transpose_8x8_f32(reinterpret_cast<const std::byte*>(src + i0 * source_row + j0),
-                          source_row, reinterpret_cast<std::byte*>(dst + j0 * destination_row + i0),
-                          destination_row, streaming);
+        transpose_16x16_f32(reinterpret_cast<const std::byte*>(src + i0 * source_row + j0),
+                            source_row,
+                            reinterpret_cast<std::byte*>(dst + j0 * destination_row + i0),
+                            destination_row, streaming);
         continue;
       }
       for (int64_t j = j0; j < j1; ++j) {
@@ -179,6 +180,13 @@ CopyKernel choose_copy_kernel(StridedBox& box, int source_bits, int destination_
     const bool word = bytes == 1 || bytes == 2 || bytes == 4 || bytes == 8;
     if (inner.source_stride == 1 && inner.destination_stride == 1) {
       k.kind = KernelKind::kRuns;
+      // Runs are whole cache lines on both sides: walk them in source order so reads stream
+      // (the prefetcher follows) while the writes go out as full-line stores. Measured on
+      // T(8,128) <-> row-major: 0.6x -> 1.0x of a copy.
+      std::stable_sort(box.axes.begin() + 1, box.axes.end(),
+                       [](const StridedAxis& a, const StridedAxis& b) {
+                         return a.source_stride < b.source_stride;
+                       });
       k.streaming = streaming && has_avx2() && inner.count * bytes >= 256;
       return k;
     }

@@ -101,7 +101,7 @@ TESSERA_AVX2 void stream_copy_avx2(std::byte* destination, const std::byte* sour
 }
 
 TESSERA_AVX2 void transpose_8x8_avx2(const float* src, int64_t source_row, float* dst,
-                                     int64_t destination_row, bool streaming) {
+                                     int64_t destination_row) {
   __m256 t[8], u[8];
   for (int k = 0; k < 8; k += 2) {
     const __m256 a = _mm256_loadu_ps(src + k * source_row);
@@ -115,17 +115,32 @@ TESSERA_AVX2 void transpose_8x8_avx2(const float* src, int64_t source_row, float
     u[g + 2] = _mm256_shuffle_ps(t[g + 1], t[g + 3], 0x44);
     u[g + 3] = _mm256_shuffle_ps(t[g + 1], t[g + 3], 0xEE);
   }
+  for (int m = 0; m < 4; ++m) {
+    _mm256_storeu_ps(dst + m * destination_row, _mm256_permute2f128_ps(u[m], u[4 + m], 0x20));
+    _mm256_storeu_ps(dst + (m + 4) * destination_row, _mm256_permute2f128_ps(u[m], u[4 + m], 0x31));
+  }
+}
+
+// 16x16 as four 8x8 transposes into an L1 buffer, then one full 64-byte line per destination row.
+TESSERA_AVX2 void transpose_16x16_avx2(const float* src, int64_t source_row, float* dst,
+                                       int64_t destination_row, bool streaming) {
+  alignas(64) float tile[16 * 16];
+  for (int i = 0; i < 16; i += 8) {
+    for (int j = 0; j < 16; j += 8)
+      transpose_8x8_avx2(src + i * source_row + j, source_row, tile + j * 16 + i, 16);
+  }
   const bool aligned =
       streaming && (reinterpret_cast<uintptr_t>(dst) & 31) == 0 && (destination_row * 4) % 32 == 0;
-  for (int m = 0; m < 4; ++m) {
-    const __m256 low = _mm256_permute2f128_ps(u[m], u[4 + m], 0x20);
-    const __m256 high = _mm256_permute2f128_ps(u[m], u[4 + m], 0x31);
+  for (int j = 0; j < 16; ++j) {
+    const __m256 low = _mm256_load_ps(tile + j * 16);
+    const __m256 high = _mm256_load_ps(tile + j * 16 + 8);
+    float* out = dst + j * destination_row;
     if (aligned) {
-      _mm256_stream_ps(dst + m * destination_row, low);
-      _mm256_stream_ps(dst + (m + 4) * destination_row, high);
+      _mm256_stream_ps(out, low);
+      _mm256_stream_ps(out + 8, high);
     } else {
-      _mm256_storeu_ps(dst + m * destination_row, low);
-      _mm256_storeu_ps(dst + (m + 4) * destination_row, high);
+      _mm256_storeu_ps(out, low);
+      _mm256_storeu_ps(out + 8, high);
     }
   }
 }
@@ -174,10 +189,10 @@ void store_fence() {
   _mm_sfence();
 }
 
-void transpose_8x8_f32(const std::byte* source, int64_t source_row, std::byte* destination,
-                       int64_t destination_row, bool streaming) {
-  transpose_8x8_avx2(reinterpret_cast<const float*>(source), source_row,
-                     reinterpret_cast<float*>(destination), destination_row, streaming);
+void transpose_16x16_f32(const std::byte* source, int64_t source_row, std::byte* destination,
+                         int64_t destination_row, bool streaming) {
+  transpose_16x16_avx2(reinterpret_cast<const float*>(source), source_row,
+                       reinterpret_cast<float*>(destination), destination_row, streaming);
 }
 
 bool interleave_rows(const std::byte* source, int64_t source_row_bytes, int rows, int element_bytes,
@@ -204,7 +219,7 @@ void stream_copy(std::byte* destination, const std::byte* source, std::size_t by
   std::memcpy(destination, source, bytes);
 }
 void store_fence() {}
-void transpose_8x8_f32(const std::byte*, int64_t, std::byte*, int64_t, bool) {}
+void transpose_16x16_f32(const std::byte*, int64_t, std::byte*, int64_t, bool) {}
 bool interleave_rows(const std::byte*, int64_t, int, int, int64_t, std::byte*, bool) {
   return false;
 }
