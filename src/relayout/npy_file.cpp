@@ -18,17 +18,20 @@ constexpr std::string_view kMagic = "\x93NUMPY";
   throw Error(ErrorKind::kSyntax, fmt::format("not a valid .npy file: {}", what));
 }
 
-// The text after `'key':` (or "key":), with leading spaces skipped.
+// The text after `'key':` (or "key":), with leading spaces skipped. A quoted word that is not
+// followed by a colon is a value (a descr may well be spelled 'shape'), not the key.
 std::string_view value_of(std::string_view dict, std::string_view key) {
   for (const char quote : {'\'', '"'}) {
     const std::string quoted = fmt::format("{}{}{}", quote, key, quote);
-    std::size_t at = dict.find(quoted);
-    if (at == std::string_view::npos) continue;
-    at = dict.find(':', at + quoted.size());
-    if (at == std::string_view::npos) break;
-    std::string_view rest = dict.substr(at + 1);
-    while (!rest.empty() && rest.front() == ' ') rest.remove_prefix(1);
-    return rest;
+    for (std::size_t at = dict.find(quoted); at != std::string_view::npos;
+         at = dict.find(quoted, at + 1)) {
+      std::size_t colon = at + quoted.size();
+      while (colon < dict.size() && dict[colon] == ' ') ++colon;
+      if (colon >= dict.size() || dict[colon] != ':') continue;
+      std::string_view rest = dict.substr(colon + 1);
+      while (!rest.empty() && rest.front() == ' ') rest.remove_prefix(1);
+      return rest;
+    }
   }
   bad(fmt::format("the header has no '{}'", key));
 }

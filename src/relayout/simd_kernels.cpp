@@ -9,8 +9,10 @@
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 // GCC 12's AVX-512 headers read _mm512_undefined_*() values, which -Wuninitialized flags
 // inside the intrinsics (not in our code).
+#if !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wuninitialized"
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 #include <immintrin.h>
 #define TESSERA_X86 1
 #define TESSERA_AVX2 __attribute__((target("avx2")))
