@@ -60,8 +60,9 @@ struct Word<8> {
   using type = uint64_t;
 };
 
-// destination[j * destination_row + i] = source[i * source_row + j], i < rows, j < columns,
-// in 16x16 tiles so both sides touch few cache lines at a time.
+// destination[j * destination_row + i] = source[i * source_row + j], i < rows, j < columns, in
+// 16x16 tiles. Tiles advance along source rows: the reads stream (16 sequential lines at a
+// time, which the prefetcher follows) and every destination row of a tile is one full line.
 template <int kBytes>
 void transpose_tiles(const std::byte* source, int64_t rows, int64_t source_row,
                      std::byte* destination, int64_t columns, int64_t destination_row,
@@ -71,15 +72,18 @@ void transpose_tiles(const std::byte* source, int64_t rows, int64_t source_row,
   T* dst = reinterpret_cast<T*>(destination);
   const bool simd = kBytes == 4 && has_avx2();
   constexpr int64_t kTile = 16;
-  for (int64_t j0 = 0; j0 < columns; j0 += kTile) {
-    const int64_t j1 = std::min(columns, j0 + kTile);
-    for (int64_t i0 = 0; i0 < rows; i0 += kTile) {
-      const int64_t i1 = std::min(rows, i0 + kTile);
+  const std::byte* from[kTile];
+  std::byte* to[kTile];
+  for (int64_t i0 = 0; i0 < rows; i0 += kTile) {
+    const int64_t i1 = std::min(rows, i0 + kTile);
+    for (int64_t j0 = 0; j0 < columns; j0 += kTile) {
+      const int64_t j1 = std::min(columns, j0 + kTile);
       if (simd && i1 - i0 == kTile && j1 - j0 == kTile) {
-        transpose_16x16_f32(reinterpret_cast<const std::byte*>(src + i0 * source_row + j0),
-                            source_row,
-                            reinterpret_cast<std::byte*>(dst + j0 * destination_row + i0),
-                            destination_row, streaming);
+        for (int64_t k = 0; k < kTile; ++k) {
+          from[k] = reinterpret_cast<const std::byte*>(src + (i0 + k) * source_row + j0);
+          to[k] = reinterpret_cast<std::byte*>(dst + (j0 + k) * destination_row + i0);
+        }
+        transpose_16x16_f32(from, to, streaming);
         continue;
       }
       for (int64_t j = j0; j < j1; ++j) {
@@ -89,8 +93,41 @@ void transpose_tiles(const std::byte* source, int64_t rows, int64_t source_row,
   }
 }
 
-void transpose_box(const StridedBox& box, int bytes, bool streaming, const std::byte* source,
+// 16x16 tiles of 4-byte elements assembled from small tiles (T(8,128) has 8x8 pieces): rows
+// i = x * A + a from axes 0 and 2, columns j = y * B + b from axes 1 and 3 (choose_copy_kernel
+// arranged that both are contiguous runs of 16 on their side).
+void grouped_transpose_box(const StridedBox& box, bool streaming, const std::byte* source,
+                           std::byte* destination) {
+  const StridedAxis& a = box.axes[0];
+  const StridedAxis& b = box.axes[1];
+  const StridedAxis& x = box.axes[2];
+  const StridedAxis& y = box.axes[3];
+  for_each_outer(box, 4, [&](int64_t s, int64_t d) {
+    const std::byte* from[16];
+    std::byte* to[16];
+    for (int64_t xi = 0; xi < x.count; ++xi) {
+      for (int64_t ai = 0; ai < a.count; ++ai) {
+        from[xi * a.count + ai] = source + (s + ai * a.source_stride + xi * x.source_stride) * 4;
+      }
+    }
+    for (int64_t yi = 0; yi < y.count; ++yi) {
+      for (int64_t bi = 0; bi < b.count; ++bi) {
+        to[yi * b.count + bi] =
+            destination + (d + bi * b.destination_stride + yi * y.destination_stride) * 4;
+      }
+    }
+    transpose_16x16_f32(from, to, streaming);
+  });
+}
+
+void transpose_box(const StridedBox& box, const CopyKernel& k, const std::byte* source,
                    std::byte* destination) {
+  if (k.grouped) {
+    grouped_transpose_box(box, k.streaming, source, destination);
+    return;
+  }
+  const int bytes = k.source_bits / 8;
+  const bool streaming = k.streaming;
   const StridedAxis& inner = box.axes[0];
   const StridedAxis& pair = box.axes[1];
   const bool interleave = (bytes == 1 || bytes == 2) && (inner.count == 2 || inner.count == 4) &&
@@ -122,6 +159,49 @@ void transpose_box(const StridedBox& box, int bytes, bool streaming, const std::
         break;
     }
   });
+}
+
+// Finds an axis (from index 2 on) that continues `run` elements on one side and has a count
+// divisible by `group`; splits it into (group, rest) and moves the group part to `position`.
+bool take_group(StridedBox& box, int64_t run, int64_t group, bool destination_side,
+                std::size_t position) {
+  if (group == 1) {
+    box.axes.insert(box.axes.begin() + static_cast<std::ptrdiff_t>(position), StridedAxis{1, 0, 0});
+    return true;
+  }
+  for (std::size_t k = position; k < box.axes.size(); ++k) {
+    StridedAxis& axis = box.axes[k];
+    const int64_t stride = destination_side ? axis.destination_stride : axis.source_stride;
+    if (stride != run || axis.count % group != 0) continue;
+    const StridedAxis low{group, axis.source_stride, axis.destination_stride};
+    axis = {axis.count / group, axis.source_stride * group, axis.destination_stride * group};
+    box.axes.insert(box.axes.begin() + static_cast<std::ptrdiff_t>(position), low);
+    return true;
+  }
+  return false;
+}
+
+void sort_outer_by_source(StridedBox& box, std::size_t first) {
+  std::stable_sort(
+      box.axes.begin() + static_cast<std::ptrdiff_t>(first), box.axes.end(),
+      [](const StridedAxis& x, const StridedAxis& y) { return x.source_stride < y.source_stride; });
+  std::erase_if(box.axes, [&](const StridedAxis& axis) {
+    return axis.count == 1 && &axis - box.axes.data() >= static_cast<std::ptrdiff_t>(first);
+  });
+}
+
+// For 4-byte transposes whose tiles are smaller than 16x16 (A and B dividing 16): groups
+// neighbouring tiles into 16x16 ones. Returns false (box unchanged) when the axes do not allow it.
+bool group_small_tiles(StridedBox& box) {
+  const int64_t rows = box.axes[0].count;
+  const int64_t columns = box.axes[1].count;
+  if (rows > 16 || columns > 16 || 16 % rows != 0 || 16 % columns != 0) return false;
+  StridedBox grouped = box;
+  if (!take_group(grouped, rows, 16 / rows, true, 2)) return false;
+  if (!take_group(grouped, columns, 16 / columns, false, 3)) return false;
+  sort_outer_by_source(grouped, 4);
+  box = std::move(grouped);
+  return true;
 }
 
 void strided_box(const StridedBox& box, int bytes, const std::byte* source,
@@ -197,6 +277,9 @@ CopyKernel choose_copy_kernel(StridedBox& box, int source_bits, int destination_
                       box.axes.begin() + static_cast<std::ptrdiff_t>(a) + 1);
           k.kind = KernelKind::kTranspose;
           k.streaming = streaming && has_avx2();
+          // As for runs: walk the tiles in source order so the reads stream.
+          k.grouped = bytes == 4 && has_avx2() && group_small_tiles(box);
+          if (!k.grouped) sort_outer_by_source(box, 2);
           return k;
         }
       }
@@ -208,6 +291,7 @@ CopyKernel choose_copy_kernel(StridedBox& box, int source_bits, int destination_
       inner.destination_stride == 1 && box.axes[1].source_stride == 1 &&
       box.axes[1].destination_stride == 32 && box.destination_base % 32 == 0) {
     k.kind = KernelKind::kPackBits;
+    sort_outer_by_source(box, 2);
   }
   return k;
 }
@@ -229,7 +313,7 @@ void copy_box(const StridedBox& box, const CopyKernel& k, const std::byte* sourc
       return;
     }
     case KernelKind::kTranspose:
-      transpose_box(box, k.source_bits / 8, k.streaming, source, destination);
+      transpose_box(box, k, source, destination);
       if (k.streaming) store_fence();
       return;
     case KernelKind::kStrided:

@@ -24,6 +24,7 @@ struct CopyKernel {
   int destination_bits = 8;
   bool streaming = false;  // write with non-temporal stores (large outputs)
   bool sign_extend = false;
+  bool grouped = false;  // kTranspose of small 4-byte tiles gathered into 16x16 (axes 0-3)
 };
 
 // Picks the kernel for a simplified box; may reorder its axes (the source-contiguous axis of a

@@ -102,12 +102,13 @@ TESSERA_AVX2 void stream_copy_avx2(std::byte* destination, const std::byte* sour
   std::memcpy(destination + i, source + i, bytes - i);
 }
 
-TESSERA_AVX2 void transpose_8x8_avx2(const float* src, int64_t source_row, float* dst,
+// dst[j * destination_row + i] = rows[i][column + j] for i, j < 8.
+TESSERA_AVX2 void transpose_8x8_avx2(const float* const* rows, int column, float* dst,
                                      int64_t destination_row) {
   __m256 t[8], u[8];
   for (int k = 0; k < 8; k += 2) {
-    const __m256 a = _mm256_loadu_ps(src + k * source_row);
-    const __m256 b = _mm256_loadu_ps(src + (k + 1) * source_row);
+    const __m256 a = _mm256_loadu_ps(rows[k] + column);
+    const __m256 b = _mm256_loadu_ps(rows[k + 1] + column);
     t[k] = _mm256_unpacklo_ps(a, b);
     t[k + 1] = _mm256_unpackhi_ps(a, b);
   }
@@ -124,20 +125,17 @@ TESSERA_AVX2 void transpose_8x8_avx2(const float* src, int64_t source_row, float
 }
 
 // 16x16 as four 8x8 transposes into an L1 buffer, then one full 64-byte line per destination row.
-TESSERA_AVX2 void transpose_16x16_avx2(const float* src, int64_t source_row, float* dst,
-                                       int64_t destination_row, bool streaming) {
+TESSERA_AVX2 void transpose_16x16_avx2(const float* const* rows, float* const* destination_rows,
+                                       bool streaming) {
   alignas(64) float tile[16 * 16];
   for (int i = 0; i < 16; i += 8) {
-    for (int j = 0; j < 16; j += 8)
-      transpose_8x8_avx2(src + i * source_row + j, source_row, tile + j * 16 + i, 16);
+    for (int j = 0; j < 16; j += 8) transpose_8x8_avx2(rows + i, j, tile + j * 16 + i, 16);
   }
-  const bool aligned =
-      streaming && (reinterpret_cast<uintptr_t>(dst) & 31) == 0 && (destination_row * 4) % 32 == 0;
   for (int j = 0; j < 16; ++j) {
     const __m256 low = _mm256_load_ps(tile + j * 16);
     const __m256 high = _mm256_load_ps(tile + j * 16 + 8);
-    float* out = dst + j * destination_row;
-    if (aligned) {
+    float* out = destination_rows[j];
+    if (streaming && (reinterpret_cast<uintptr_t>(out) & 31) == 0) {
       _mm256_stream_ps(out, low);
       _mm256_stream_ps(out + 8, high);
     } else {
@@ -147,28 +145,33 @@ TESSERA_AVX2 void transpose_16x16_avx2(const float* src, int64_t source_row, flo
   }
 }
 
-// In-place transpose of a 32x32 bit matrix, bit c of a[r] = element (r, c).
-inline void transpose_bits_32(uint32_t* a) {
-  uint32_t mask = 0x0000FFFFu;
-  for (int j = 16; j != 0; j >>= 1, mask ^= mask << j) {
-    for (int k = 0; k < 32; k = (k + j + 1) & ~j) {
-      const uint32_t t = ((a[k] >> j) ^ a[k + j]) & mask;
-      a[k] ^= t << j;
-      a[k + j] ^= t;
-    }
-  }
-}
-
+// For 32 columns at a time: per group of 8 rows, byte c of `group` collects bit 0 of rows
+// 8g..8g+7 at column c (Horner: double, then or in the next row's bit; bytes never carry), so
+// the four group vectors hold each column's word as 4 bytes, which a 4-way interleave puts in
+// place. No bit-matrix transpose needed.
 TESSERA_AVX2 void pack_bits_avx2(const std::byte* source, int64_t row_bytes, int64_t columns,
                                  std::byte* destination) {
+  const __m256i one = _mm256_set1_epi8(1);
   for (int64_t j = 0; j < columns; j += 32) {
-    uint32_t words[32];
-    for (int i = 0; i < 32; ++i) {  // bit 0 of each byte to its sign bit, then one bit per byte
-      const __m256i v = _mm256_slli_epi16(load(source + i * row_bytes + j), 7);
-      words[i] = static_cast<uint32_t>(_mm256_movemask_epi8(v));
+    __m256i group[4];
+    for (int g = 0; g < 4; ++g) {
+      __m256i bits = _mm256_setzero_si256();
+      for (int r = 7; r >= 0; --r) {
+        const __m256i row = load(source + (8 * g + r) * row_bytes + j);
+        bits = _mm256_or_si256(_mm256_add_epi8(bits, bits), _mm256_and_si256(row, one));
+      }
+      group[g] = bits;
     }
-    transpose_bits_32(words);
-    std::memcpy(destination + j * 4, words, sizeof words);
+    __m256i p_low, p_high, q_low, q_high, o0, o1, o2, o3;
+    interleave(group[0], group[1], 1, p_low, p_high);
+    interleave(group[2], group[3], 1, q_low, q_high);
+    interleave(p_low, q_low, 2, o0, o1);
+    interleave(p_high, q_high, 2, o2, o3);
+    std::byte* out = destination + j * 4;
+    store(out, o0, false);
+    store(out + 32, o1, false);
+    store(out + 64, o2, false);
+    store(out + 96, o3, false);
   }
 }
 
@@ -191,10 +194,10 @@ void store_fence() {
   _mm_sfence();
 }
 
-void transpose_16x16_f32(const std::byte* source, int64_t source_row, std::byte* destination,
-                         int64_t destination_row, bool streaming) {
-  transpose_16x16_avx2(reinterpret_cast<const float*>(source), source_row,
-                       reinterpret_cast<float*>(destination), destination_row, streaming);
+void transpose_16x16_f32(const std::byte* const* source_rows, std::byte* const* destination_rows,
+                         bool streaming) {
+  transpose_16x16_avx2(reinterpret_cast<const float* const*>(source_rows),
+                       reinterpret_cast<float* const*>(destination_rows), streaming);
 }
 
 bool interleave_rows(const std::byte* source, int64_t source_row_bytes, int rows, int element_bytes,
@@ -221,7 +224,7 @@ void stream_copy(std::byte* destination, const std::byte* source, std::size_t by
   std::memcpy(destination, source, bytes);
 }
 void store_fence() {}
-void transpose_16x16_f32(const std::byte*, int64_t, std::byte*, int64_t, bool) {}
+void transpose_16x16_f32(const std::byte* const*, std::byte* const*, bool) {}
 bool interleave_rows(const std::byte*, int64_t, int, int, int64_t, std::byte*, bool) {
   return false;
 }

@@ -15,11 +15,11 @@ bool has_avx2();
 void stream_copy(std::byte* destination, const std::byte* source, std::size_t bytes);
 void store_fence();
 
-// One 16x16 tile of 4-byte elements: destination[j * destination_row + i] =
-// source[i * source_row + j] (strides in elements). Requires has_avx2(). Each destination row
-// gets one 64-byte store pair, so non-temporal stores fill whole lines.
-void transpose_16x16_f32(const std::byte* source, int64_t source_row, std::byte* destination,
-                         int64_t destination_row, bool streaming);
+// One 16x16 tile of 4-byte elements: destination_rows[j][i] = source_rows[i][j], i, j < 16.
+// Requires has_avx2(). Each destination row gets one 64-byte store pair, so non-temporal stores
+// fill whole lines.
+void transpose_16x16_f32(const std::byte* const* source_rows, std::byte* const* destination_rows,
+                         bool streaming);
 
 // Interleaves `rows` (2 or 4) source rows of `columns` elements of `element_bytes` (1 or 2; a
 // multiple of 32 bytes per row): destination[j * rows + i] = row_i[j]. This is the packing of
