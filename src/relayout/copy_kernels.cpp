@@ -61,8 +61,9 @@ struct Word<8> {
 };
 
 // destination[j * destination_row + i] = source[i * source_row + j], i < rows, j < columns, in
-// 16x16 tiles. Tiles advance along source rows: the reads stream (16 sequential lines at a
-// time, which the prefetcher follows) and every destination row of a tile is one full line.
+// 16x16 tiles inside blocks of kBlockRows x kBlockColumns: within a block each destination row
+// receives kBlockRows elements in a row (several whole lines, so DRAM pages are not reopened per
+// 64-byte line) and the source block stays in L2 while it is read column by column.
 template <int kBytes>
 void transpose_tiles(const std::byte* source, int64_t rows, int64_t source_row,
                      std::byte* destination, int64_t columns, int64_t destination_row,
@@ -72,22 +73,30 @@ void transpose_tiles(const std::byte* source, int64_t rows, int64_t source_row,
   T* dst = reinterpret_cast<T*>(destination);
   const bool simd = kBytes == 4 && has_avx2();
   constexpr int64_t kTile = 16;
+  constexpr int64_t kBlockRows = 64;
+  constexpr int64_t kBlockColumns = 256;
   const std::byte* from[kTile];
   std::byte* to[kTile];
-  for (int64_t i0 = 0; i0 < rows; i0 += kTile) {
-    const int64_t i1 = std::min(rows, i0 + kTile);
-    for (int64_t j0 = 0; j0 < columns; j0 += kTile) {
-      const int64_t j1 = std::min(columns, j0 + kTile);
-      if (simd && i1 - i0 == kTile && j1 - j0 == kTile) {
-        for (int64_t k = 0; k < kTile; ++k) {
-          from[k] = reinterpret_cast<const std::byte*>(src + (i0 + k) * source_row + j0);
-          to[k] = reinterpret_cast<std::byte*>(dst + (j0 + k) * destination_row + i0);
+  for (int64_t ib = 0; ib < rows; ib += kBlockRows) {
+    const int64_t ie = std::min(rows, ib + kBlockRows);
+    for (int64_t jb = 0; jb < columns; jb += kBlockColumns) {
+      const int64_t je = std::min(columns, jb + kBlockColumns);
+      for (int64_t j0 = jb; j0 < je; j0 += kTile) {
+        const int64_t j1 = std::min(je, j0 + kTile);
+        for (int64_t i0 = ib; i0 < ie; i0 += kTile) {
+          const int64_t i1 = std::min(ie, i0 + kTile);
+          if (simd && i1 - i0 == kTile && j1 - j0 == kTile) {
+            for (int64_t k = 0; k < kTile; ++k) {
+              from[k] = reinterpret_cast<const std::byte*>(src + (i0 + k) * source_row + j0);
+              to[k] = reinterpret_cast<std::byte*>(dst + (j0 + k) * destination_row + i0);
+            }
+            transpose_16x16_f32(from, to, streaming);
+            continue;
+          }
+          for (int64_t j = j0; j < j1; ++j) {
+            for (int64_t i = i0; i < i1; ++i) dst[j * destination_row + i] = src[i * source_row + j];
+          }
         }
-        transpose_16x16_f32(from, to, streaming);
-        continue;
-      }
-      for (int64_t j = j0; j < j1; ++j) {
-        for (int64_t i = i0; i < i1; ++i) dst[j * destination_row + i] = src[i * source_row + j];
       }
     }
   }
