@@ -166,6 +166,13 @@ std::shared_ptr<const IndexMap> compile_index_map(const LocalTensor& tensor) {
   std::vector<int64_t> dims(shape.begin(), shape.end());
   const int64_t size_elements = device.total_bytes() / e;
   if (!strides_nest(tensor)) {
+    if (element_count(tensor) > kMaxEnumeratedElements) {
+      throw Error(ErrorKind::kUnsupported,
+                  fmt::format("strides that interleave give an IndexMap backed by an inverse "
+                              "table, built only up to {} elements (this tensor has {}); element "
+                              "placement works without it",
+                              kMaxEnumeratedElements, element_count(tensor)));
+    }
     return std::make_shared<const IndexMap>(
         std::move(dims), static_cast<int>(e * 8), size_elements,
         std::make_shared<const InterleavedLocalFunction>(tensor));

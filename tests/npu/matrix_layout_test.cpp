@@ -140,6 +140,22 @@ TEST(MatrixLayout, GdmaRowStrideOption) {
             matrix(8, 0, NStrideRule::kIgnoringStartNpu).row_bytes_per_npu());
 }
 
+// With Q > 0 the GDMA rule interleaves channel rows (not a digit form); placing elements needs
+// no inverse table, even past the 2^22 elements up to which tessera builds one.
+TEST(MatrixLayout, LargeGdmaMatrixPlacesWithoutAnInverseTable) {
+  const Device bm1684 = device_presets()[0];
+  const MatrixLayout layout(bm1684, 70, 64000, ElementType::kS8, bm1684.local_memory_bytes, 1000,
+                            NStrideRule::kIgnoringStartNpu);
+  EXPECT_EQ(layout.channels(), 64);
+  EXPECT_EQ(layout.tensor().channels_per_npu(), 2);
+  EXPECT_EQ(layout.row_bytes_per_npu(), 1024);  // ceil(64 / 64) rows of align(1000)
+  EXPECT_EQ(layout.place(69, 63999),
+            (ElementPlace{0, 69 * 1024 + 1024 + 999, 69 * 1024 + 1024 + 999}));
+  EXPECT_EQ(layout.place(1, 0).address, bm1684.local_memory_bytes + 1024);
+  testing::expect_error(ErrorKind::kUnsupported, "inverse table",
+                        [&] { layout.tensor().index_map(); });
+}
+
 TEST(MatrixLayout, Errors) {
   expect_error(ErrorKind::kInvalid, "W is 0", [] { matrix(0); });
   expect_error(ErrorKind::kInvalid, "W is 41", [] { matrix(41); });

@@ -74,7 +74,9 @@ class LocalTensor {
 
   // The map from (n, c, h, w) to the element offset in the whole local memory image of X*S
   // bytes, in units of the element type (for 4N/2N the 8/16-bit element, for 2IC f32).
-  // Throws Error(kDoesNotFit) saying by how many bytes the tensor runs past local memory.
+  // Throws Error(kDoesNotFit) saying by how many bytes the tensor runs past local memory, and
+  // Error(kUnsupported) for interleaved (non-nested, non-overlapping) strides on more than 2^22
+  // elements, whose map needs an inverse table.
   const IndexMap& index_map() const;
   // Throws Error(kOutOfRange) for a wrong rank or a component outside the shape, and
   // Error(kDoesNotFit) like index_map().
@@ -84,6 +86,7 @@ class LocalTensor {
   void derive_strides();
   void check_address() const;
   void check_extent();
+  void check_fits() const;
 
   Device device_;
   TensorShape shape_;
