@@ -94,7 +94,8 @@ void transpose_tiles(const std::byte* source, int64_t rows, int64_t source_row,
             continue;
           }
           for (int64_t j = j0; j < j1; ++j) {
-            for (int64_t i = i0; i < i1; ++i) dst[j * destination_row + i] = src[i * source_row + j];
+            for (int64_t i = i0; i < i1; ++i)
+              dst[j * destination_row + i] = src[i * source_row + j];
           }
         }
       }
