@@ -30,8 +30,9 @@ TEST(RelayoutNpu, RandomTensorsRoundTripAndKeepTheRestOfTheImage) {
   const char* const modes[] = {"none", "none", "4N", "2N", "2IC"};
   int converted = 0;
   for (int trial = 0; trial < 300; ++trial) {
-    const std::vector<int64_t> dims{1 + static_cast<int64_t>(rng() % 3), 1 + static_cast<int64_t>(rng() % 9),
-                                    1 + static_cast<int64_t>(rng() % 4), 1 + static_cast<int64_t>(rng() % 5)};
+    const std::vector<int64_t> dims{
+        1 + static_cast<int64_t>(rng() % 3), 1 + static_cast<int64_t>(rng() % 9),
+        1 + static_cast<int64_t>(rng() % 4), 1 + static_cast<int64_t>(rng() % 5)};
     npu::TensorArguments arguments;
     arguments.device = "npus=4,lmem=4096,align=32";
     arguments.shape = fmt::format("{},{},{},{}", dims[0], dims[1], dims[2], dims[3]);
@@ -47,15 +48,16 @@ TEST(RelayoutNpu, RandomTensorsRoundTripAndKeepTheRestOfTheImage) {
       continue;
     }
     const IndexMap& image = tensor->index_map();
-    const std::string system_text =
-        fmt::format("{}[{},{},{},{}]{{{}}}", element_type_name(tensor->element_type()), image.dims()[0],
-                    image.dims()[1], image.dims()[2], image.dims()[3], rng() % 2 ? "3,2,1,0" : "1,3,2,0");
+    const std::string system_text = fmt::format(
+        "{}[{},{},{},{}]{{{}}}", element_type_name(tensor->element_type()), image.dims()[0],
+        image.dims()[1], image.dims()[2], image.dims()[3], rng() % 2 ? "3,2,1,0" : "1,3,2,0");
     const xla::TiledLayout system(xla::parse_shape(system_text));
     const IndexMap& flat = system.index_map();
     ASSERT_EQ(flat.element_bits(), image.element_bits());
     const int bits = image.element_bits();
-    const std::string what = system_text + " -> npu " + arguments.shape + " " + arguments.dtype + " @" +
-                             arguments.address + " " + arguments.layout + " " + arguments.mode;
+    const std::string what = system_text + " -> npu " + arguments.shape + " " + arguments.dtype +
+                             " @" + arguments.address + " " + arguments.layout + " " +
+                             arguments.mode;
     Bytes source(static_cast<std::size_t>(flat.size_bytes()));
     for (auto& b : source) b = static_cast<std::byte>(rng());
     const Bytes before(static_cast<std::size_t>(image.size_bytes()), std::byte{0xAA});
@@ -65,11 +67,13 @@ TEST(RelayoutNpu, RandomTensorsRoundTripAndKeepTheRestOfTheImage) {
     for (int64_t offset = 0; offset < image.size_elements(); ++offset) {
       const auto index = image.logical_index(offset);
       if (index) {
-        ASSERT_EQ(read(lmem, offset, bits), read(source, flat.linear_index(*index), bits)) << what << " at " << offset;
+        ASSERT_EQ(read(lmem, offset, bits), read(source, flat.linear_index(*index), bits))
+            << what << " at " << offset;
       } else {
         const Bytes got = read(lmem, offset, bits);
         // Either the tensor's own padding (fill 0) or another tensor's bytes (untouched).
-        ASSERT_TRUE(got == Bytes(got.size(), std::byte{0}) || got == read(before, offset, bits)) << what;
+        ASSERT_TRUE(got == Bytes(got.size(), std::byte{0}) || got == read(before, offset, bits))
+            << what;
       }
     }
     Bytes kept = before;

@@ -16,8 +16,8 @@
 
 #include "command_registry.h"
 #include "tessera/error.h"
-#include "tessera/npu/npu_arguments.h"
 #include "tessera/relayout/fill_value.h"
+#include "tessera/relayout/layout_operand.h"
 #include "tessera/relayout/npy_file.h"
 #include "tessera/relayout/relayout_plan.h"
 #include "tessera/xla/notation.h"
@@ -108,59 +108,13 @@ xla::Shape npy_side(const std::string& flag, const std::string& written, const s
   return shape;
 }
 
-// One side of a conversion: an XLA shape with layout or an NPU local-memory tensor.
-struct CompiledLayout {
-  ElementType type = ElementType::kF32;
-  std::vector<int64_t> dims;
-  std::string text;
-  std::shared_ptr<const void> owner;  // keeps the layout that owns `map` alive
-  const IndexMap* map = nullptr;
-};
-
-CompiledLayout compile_xla(const xla::Shape& shape) {
-  auto layout = std::make_shared<const xla::TiledLayout>(shape);
-  return {shape.element_type, shape.dimensions, xla::print_shape(shape), layout,
-          &layout->index_map()};
-}
-
-// "npu:DEVICE:N,C,H,W:DTYPE:ADDRESS[:LAYOUT[:MODE]]", e.g. "npu:bm1684:4,256,56,56:f32:0" or
-// "npu:npus=4,lmem=1024,align=128:2,3,4,5:f32:0x800:compact:none". The file is the whole local
-// memory image (X*S bytes, NPU 0 first), as the NPU spec's S2L/L2S transfers see it.
-CompiledLayout compile_npu(const std::string& flag, const std::string& text) {
-  std::vector<std::string> fields;
-  std::size_t start = 4;
-  for (std::size_t colon = text.find(':', start);; colon = text.find(':', start)) {
-    fields.push_back(
-        text.substr(start, colon == std::string::npos ? std::string::npos : colon - start));
-    if (colon == std::string::npos) break;
-    start = colon + 1;
-  }
-  if (fields.size() < 4 || fields.size() > 6) {
-    throw Error(
-        ErrorKind::kSyntax,
-        fmt::format("{} '{}': an NPU tensor is npu:DEVICE:N,C,H,W:DTYPE:ADDRESS[:LAYOUT[:MODE]]",
-                    flag, text));
-  }
-  npu::TensorArguments arguments;
-  arguments.device = fields[0];
-  arguments.shape = fields[1];
-  arguments.dtype = fields[2];
-  arguments.address = fields[3];
-  if (fields.size() > 4) arguments.layout = fields[4];
-  if (fields.size() > 5) arguments.mode = fields[5];
-  auto tensor = std::make_shared<const npu::LocalTensor>(npu::make_local_tensor(arguments));
-  const IndexMap& map = tensor->index_map();
-  return {tensor->element_type(), map.dims(), text, tensor, &map};
-}
-
-CompiledLayout compile_layout(const std::string& flag, const std::string& text,
-                              const std::string& path) {
+relayout::LayoutOperand compile_layout(const std::string& flag, const std::string& text,
+                                       const std::string& path) {
   if (text.empty()) {
     throw Error(ErrorKind::kInvalid,
                 fmt::format("{} is required: '{}' is a raw file, not a .npy file", flag, path));
   }
-  if (text.starts_with("npu:")) return compile_npu(flag, text);
-  return compile_xla(xla::parse_shape(text));
+  return relayout::parse_layout_operand(text);
 }
 
 std::string dims_text(const std::vector<int64_t>& dims) {
@@ -168,31 +122,31 @@ std::string dims_text(const std::vector<int64_t>& dims) {
 }
 
 // The element type a --from/--to names, without compiling it.
-std::optional<ElementType> type_of(const std::string& flag, const std::string& text) {
+std::optional<ElementType> type_of(const std::string& text) {
   if (text.empty()) return std::nullopt;
-  if (text.starts_with("npu:")) return compile_npu(flag, text).type;
-  return xla::parse_shape(text).element_type;
+  return relayout::parse_layout_operand(text).type;
 }
 
 void convert(const ConvertArguments& args) {
   std::vector<std::byte> input = read_file(args.input);
   int64_t data_offset = 0;
-  CompiledLayout from;
+  relayout::LayoutOperand from;
   if (is_npy(args.input)) {
     const relayout::NpyHeader header = relayout::parse_npy_header(input);
-    from = compile_xla(npy_side("--from", args.from, args.input, header, type_of("--to", args.to)));
+    from =
+        relayout::xla_operand(npy_side("--from", args.from, args.input, header, type_of(args.to)));
     data_offset = header.data_offset;
   } else {
     from = compile_layout("--from", args.from, args.input);
   }
-  CompiledLayout to;
+  relayout::LayoutOperand to;
   if (is_npy(args.output)) {
     relayout::NpyHeader header;
     const std::optional<ElementType> wanted =
-        args.to.starts_with("npu:") ? std::nullopt : type_of("--to", args.to);
+        args.to.starts_with("npu:") ? std::nullopt : type_of(args.to);
     header.descr = relayout::npy_descr(wanted.value_or(from.type));
     header.shape = from.dims;
-    to = compile_xla(npy_side("--to", args.to, args.output, header, from.type));
+    to = relayout::xla_operand(npy_side("--to", args.to, args.output, header, from.type));
   } else {
     to = compile_layout("--to", args.to, args.output);
   }
