@@ -299,7 +299,9 @@ CopyKernel choose_copy_kernel(StridedBox& box, int source_bits, int destination_
   }
   if (source_bits == 8 && destination_bits == 1 && box.axes.size() >= 2 && inner.count == 32 &&
       inner.destination_stride == 1 && box.axes[1].source_stride == 1 &&
-      box.axes[1].destination_stride == 32 && box.destination_base % 32 == 0) {
+      box.axes[1].destination_stride == 32 && box.destination_base % 32 == 0 &&
+      std::all_of(box.axes.begin() + 2, box.axes.end(),
+                  [](const StridedAxis& a) { return a.destination_stride % 32 == 0; })) {
     k.kind = KernelKind::kPackBits;
     sort_outer_by_source(box, 2);
   }
