@@ -314,14 +314,18 @@ void copy_box(const StridedBox& box, const CopyKernel& k, const std::byte* sourc
     case KernelKind::kRuns: {
       const int bytes = k.source_bits / 8;
       const auto run = static_cast<std::size_t>(box.axes[0].count * bytes);
+      if (k.streaming) {  // many runs per call: a 512-byte run is too short to pay a call each
+        const StridedAxis next = box.axes.size() > 1 ? box.axes[1] : StridedAxis{1, 0, 0};
+        for_each_outer(box, 2, [&](int64_t s, int64_t d) {
+          stream_runs(destination + d * bytes, next.destination_stride * bytes, source + s * bytes,
+                      next.source_stride * bytes, run, next.count);
+        });
+        store_fence();
+        return;
+      }
       for_each_outer(box, 1, [&](int64_t s, int64_t d) {
-        if (k.streaming) {
-          stream_copy(destination + d * bytes, source + s * bytes, run);
-        } else {
-          std::memcpy(destination + d * bytes, source + s * bytes, run);
-        }
+        std::memcpy(destination + d * bytes, source + s * bytes, run);
       });
-      if (k.streaming) store_fence();
       return;
     }
     case KernelKind::kTranspose:

@@ -14,6 +14,10 @@ bool has_avx2();
 // The caller issues store_fence() before the data is read by another thread.
 void stream_copy(std::byte* destination, const std::byte* source, std::size_t bytes);
 void store_fence();
+// `count` runs of `run_bytes`: run r goes from source + r * source_step to
+// destination + r * destination_step, with non-temporal stores like stream_copy.
+void stream_runs(std::byte* destination, int64_t destination_step, const std::byte* source,
+                 int64_t source_step, std::size_t run_bytes, int64_t count);
 
 // One 16x16 tile of 4-byte elements: destination_rows[j][i] = source_rows[i][j], i, j < 16.
 // Requires has_avx2(). Each destination row gets one 64-byte store pair, so non-temporal stores

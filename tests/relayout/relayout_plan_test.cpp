@@ -231,6 +231,8 @@ TEST(RelayoutPlan, LargeCasesUseFastKernelsAndMatchTheReference) {
       // 4 MiB outputs: written with non-temporal stores.
       {"f32[1024,1024]{1,0}", "f32[1024,1024]{0,1}"},
       {"bf16[1024,2048]{1,0}", "bf16[1024,2048]{1,0:T(8,128)(2,1)}"},
+      {"f32[1024,1024]{1,0}", "f32[1024,1024]{1,0:T(8,128)}"},
+      {"f32[1000,1030]{1,0}", "f32[1000,1030]{1,0:T(8,128)}"},
   };
   std::mt19937_64 rng(7);
   for (const auto& pair : pairs) {
