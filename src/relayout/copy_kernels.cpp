@@ -142,14 +142,20 @@ void transpose_box(const StridedBox& box, const CopyKernel& k, const std::byte* 
   const StridedAxis& pair = box.axes[1];
   const bool interleave = (bytes == 1 || bytes == 2) && (inner.count == 2 || inner.count == 4) &&
                           pair.destination_stride == inner.count && has_avx2();
+  if (interleave) {  // many groups per call, like runs
+    const StridedAxis next = box.axes.size() > 2 ? box.axes[2] : StridedAxis{1, 0, 0};
+    bool done = true;
+    for_each_outer(box, 3, [&](int64_t s, int64_t d) {
+      done = done && interleave_rows(source + s * bytes, inner.source_stride * bytes,
+                                     static_cast<int>(inner.count), bytes, pair.count,
+                                     destination + d * bytes, streaming, next.count,
+                                     next.source_stride * bytes, next.destination_stride * bytes);
+    });
+    if (done) return;
+  }
   for_each_outer(box, 2, [&](int64_t s, int64_t d) {
     const std::byte* from = source + s * bytes;
     std::byte* to = destination + d * bytes;
-    if (interleave &&
-        interleave_rows(from, inner.source_stride * bytes, static_cast<int>(inner.count), bytes,
-                        pair.count, to, streaming)) {
-      return;
-    }
     switch (bytes) {
       case 1:
         transpose_tiles<1>(from, inner.count, inner.source_stride, to, pair.count,

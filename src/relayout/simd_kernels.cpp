@@ -237,10 +237,14 @@ void transpose_16x16_f32(const std::byte* const* source_rows, std::byte* const* 
 }
 
 bool interleave_rows(const std::byte* source, int64_t source_row_bytes, int rows, int element_bytes,
-                     int64_t columns, std::byte* destination, bool streaming) {
+                     int64_t columns, std::byte* destination, bool streaming, int64_t repeat,
+                     int64_t source_step, int64_t destination_step) {
   const int64_t bytes = columns * element_bytes;
   if (!has_avx2() || bytes % 32 != 0 || (rows != 2 && rows != 4)) return false;
-  interleave_avx2(source, source_row_bytes, rows, element_bytes, bytes, destination, streaming);
+  for (int64_t r = 0; r < repeat; ++r) {
+    interleave_avx2(source + r * source_step, source_row_bytes, rows, element_bytes, bytes,
+                    destination + r * destination_step, streaming);
+  }
   return true;
 }
 
@@ -267,7 +271,8 @@ void stream_runs(std::byte* destination, int64_t destination_step, const std::by
   }
 }
 void transpose_16x16_f32(const std::byte* const*, std::byte* const*, bool) {}
-bool interleave_rows(const std::byte*, int64_t, int, int, int64_t, std::byte*, bool) {
+bool interleave_rows(const std::byte*, int64_t, int, int, int64_t, std::byte*, bool, int64_t,
+                     int64_t, int64_t) {
   return false;
 }
 bool pack_bits_32_rows(const std::byte*, int64_t, int64_t, std::byte*) {
