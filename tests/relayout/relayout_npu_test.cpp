@@ -29,7 +29,7 @@ TEST(RelayoutNpu, RandomTensorsRoundTripAndKeepTheRestOfTheImage) {
   const char* const types[] = {"f32", "f16", "s8", "u8"};
   const char* const modes[] = {"none", "none", "4N", "2N", "2IC"};
   int converted = 0;
-  for (int trial = 0; trial < 300; ++trial) {
+  for (int trial = 0; trial < 200; ++trial) {
     const std::vector<int64_t> dims{
         1 + static_cast<int64_t>(rng() % 3), 1 + static_cast<int64_t>(rng() % 9),
         1 + static_cast<int64_t>(rng() % 4), 1 + static_cast<int64_t>(rng() % 5)};
@@ -88,7 +88,7 @@ TEST(RelayoutNpu, RandomTensorsRoundTripAndKeepTheRestOfTheImage) {
     ASSERT_EQ(back, source) << what;
     ++converted;
   }
-  EXPECT_GT(converted, 100);
+  EXPECT_GT(converted, 60);
 }
 
 }  // namespace
