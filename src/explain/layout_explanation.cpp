@@ -31,16 +31,17 @@ std::string human_bytes(int64_t bytes) {
 
 LayoutExplanation explain_layout(std::string_view shape_text, const ExplainOptions& options) {
   TileChoice choice;
-  xla::Shape shape = apply_target(xla::parse_shape(shape_text), options.target, options.pred, &choice);
+  xla::Shape shape =
+      apply_target(xla::parse_shape(shape_text), options.target, options.pred, &choice);
   xla::TiledLayout layout(shape);
   const int64_t logical_bytes =
       bytes_for_bits(layout.logical_elements(), bit_width(shape.element_type));
   std::vector<PaddingSource> padding = padding_breakdown(layout);
-  std::vector<LayoutSuggestion> suggestions =
-      suggest_layouts(shape, layout.size_bytes(), options.target, options.pred,
-                      options.max_suggestions);
-  return LayoutExplanation{std::string(shape_text), options.target,    choice.rule, std::move(layout),
-                           logical_bytes,           std::move(padding), std::move(suggestions)};
+  std::vector<LayoutSuggestion> suggestions = suggest_layouts(
+      shape, layout.size_bytes(), options.target, options.pred, options.max_suggestions);
+  return LayoutExplanation{std::string(shape_text), options.target, choice.rule,
+                           std::move(layout),       logical_bytes,  std::move(padding),
+                           std::move(suggestions)};
 }
 
 nlohmann::ordered_json explanation_json(const LayoutExplanation& e) {
@@ -103,10 +104,10 @@ std::string explanation_text(const LayoutExplanation& e) {
                      bit_width(e.layout.shape().element_type));
   out += fmt::format("in memory         {} ({} bytes: {} elements x {} bits)\n", human_bytes(size),
                      size, e.layout.physical_elements(), e.layout.element_bits());
-  out += fmt::format("padding           {:.2f}% of the elements, {:.2f}% of the bytes; {:.4g}x the data\n",
-                     100.0 * e.layout.padding_fraction(),
-                     size == 0 ? 0.0 : 100.0 * (1.0 - ratio(e.logical_bytes, size)),
-                     ratio(size, e.logical_bytes));
+  out += fmt::format(
+      "padding           {:.2f}% of the elements, {:.2f}% of the bytes; {:.4g}x the data\n",
+      100.0 * e.layout.padding_fraction(),
+      size == 0 ? 0.0 : 100.0 * (1.0 - ratio(e.logical_bytes, size)), ratio(size, e.logical_bytes));
   if (e.padding.empty()) {
     out += "where from        nowhere: every tile divides its dimension exactly\n";
   } else {

@@ -55,7 +55,8 @@ std::vector<PaddingSource> padding_breakdown(const xla::TiledLayout& layout) {
                   std::string("added size-1 dim"));
     const std::size_t k = step.tile.dimensions.size();
     const std::size_t first = labels.size() - k;
-    std::vector<std::string> next(labels.begin(), labels.begin() + static_cast<std::ptrdiff_t>(first));
+    std::vector<std::string> next(labels.begin(),
+                                  labels.begin() + static_cast<std::ptrdiff_t>(first));
     std::vector<std::string> merged;
     std::string pending;
     for (std::size_t i = 0; i < k; ++i) {
@@ -63,7 +64,7 @@ std::vector<PaddingSource> padding_breakdown(const xla::TiledLayout& layout) {
       pending += combines ? " * " + labels[first + i] : labels[first + i];
       if (step.tile.dimensions[i] == xla::Tile::kCombineDimension) continue;
       merged.push_back(combines || pending.find(" * ") != std::string::npos ? "(" + pending + ")"
-                                                                             : pending);
+                                                                            : pending);
       pending.clear();
     }
     const std::size_t tiled = step.tile_dims.size();
@@ -80,8 +81,8 @@ std::vector<PaddingSource> padding_breakdown(const xla::TiledLayout& layout) {
       source.from = from;
       source.to = to;
       source.factor = static_cast<double>(to) / static_cast<double>(from);
-      source.text = fmt::format("{}: {} -> {} by the {} tile of T{} (level {}), {}", merged[j], from,
-                                to, source.entry, tile, level, format_factor(source.factor));
+      source.text = fmt::format("{}: {} -> {} by the {} tile of T{} (level {}), {}", merged[j],
+                                from, to, source.entry, tile, level, format_factor(source.factor));
       sources.push_back(std::move(source));
     }
     for (std::size_t j = 0; j < tiled; ++j) next.push_back(fmt::format("tiles of {}", merged[j]));
@@ -99,9 +100,10 @@ std::vector<PaddingSource> padding_breakdown(const xla::TiledLayout& layout) {
     source.from = value_bits;
     source.to = layout.element_bits();
     source.factor = static_cast<double>(source.to) / static_cast<double>(source.from);
-    source.text = fmt::format("each element: {} holds {} bit{} of information in {} stored bits, {}",
-                              element_type_name(shape.element_type), value_bits,
-                              value_bits == 1 ? "" : "s", source.to, format_factor(source.factor));
+    source.text =
+        fmt::format("each element: {} holds {} bit{} of information in {} stored bits, {}",
+                    element_type_name(shape.element_type), value_bits, value_bits == 1 ? "" : "s",
+                    source.to, format_factor(source.factor));
     sources.push_back(std::move(source));
   }
   if (layout.physical_elements() != layout.tiled_elements() && layout.tiled_elements() > 0) {

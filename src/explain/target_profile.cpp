@@ -12,10 +12,10 @@ namespace tessera::explain {
 namespace {
 
 // The TPU profile's constants (tiled layout spec, "Examples of tiling formats").
-constexpr int64_t kTpuLanes = 128;         // the minor tile entry: one vector register row
-constexpr int64_t kTpuDefaultRows = 8;     // "tiling by 8x128 ... 32-bit 8x128 vector registers"
-constexpr int kTpuWordBits = 32;           // packing collects narrower values into 32 bits
-constexpr int64_t kTpuLinearGranule = 128; // rank-1 tiles are multiples of 128 elements
+constexpr int64_t kTpuLanes = 128;          // the minor tile entry: one vector register row
+constexpr int64_t kTpuDefaultRows = 8;      // "tiling by 8x128 ... 32-bit 8x128 vector registers"
+constexpr int kTpuWordBits = 32;            // packing collects narrower values into 32 bits
+constexpr int64_t kTpuLinearGranule = 128;  // rank-1 tiles are multiples of 128 elements
 
 // "TPU small tile format": the second most minor size -> tile rows. Extend here (the spec
 // announces 6 rows for sizes 5-6 and 9-12).
@@ -34,7 +34,9 @@ Target parse_target(std::string_view name) {
               fmt::format("unknown target '{}'; known targets: tpu, none", name));
 }
 
-std::string_view target_name(Target target) { return target == Target::kTpu ? "tpu" : "none"; }
+std::string_view target_name(Target target) {
+  return target == Target::kTpu ? "tpu" : "none";
+}
 
 int64_t tpu_tile_rows(int64_t second_minor_size) {
   for (const SmallTileRule& rule : kSmallTileRules) {
@@ -59,8 +61,8 @@ TileChoice choose_tpu_tiles(ElementType type, std::span<const int64_t> physical_
   const std::string packing_text =
       packing > 1 ? fmt::format(", packing ({},1): {} values per 32-bit word", packing, packing)
                   : std::string();
-  const std::string type_text = fmt::format("{} stored in {} bits{}", element_type_name(type),
-                                            bits, packing_text);
+  const std::string type_text =
+      fmt::format("{} stored in {} bits{}", element_type_name(type), bits, packing_text);
   if (physical_order_dims.size() < 2) {
     // XLA's linear format for vectors and scalars.
     const int64_t length = kTpuLinearGranule * std::max<int64_t>(2, packing);

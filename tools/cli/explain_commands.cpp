@@ -5,9 +5,13 @@
 #include <memory>
 #include <string>
 
+#include "cli_support.h"
 #include "command_registry.h"
 #include "tessera/error.h"
 #include "tessera/explain/layout_explanation.h"
+#include "tessera/render/picture_documents.h"
+#include "tessera/render/xla_picture.h"
+#include "tessera/xla/notation.h"
 
 namespace tessera::cli {
 namespace {
@@ -55,6 +59,51 @@ void run_explain(const ExplainArguments& args) {
   std::cout << (args.json ? nlohmann::ordered_json{{"examples", examples}}.dump(2) + "\n" : text);
 }
 
+struct DrawArguments {
+  std::string shape;
+  std::string output;
+  std::string target = "none";
+  int pred_bits = 32;
+  std::string window;
+  std::string mark;
+  int64_t max_cells = 4096;
+};
+
+void run_draw(const DrawArguments& args) {
+  const xla::Shape shape =
+      explain::apply_target(xla::parse_shape(args.shape), explain::parse_target(args.target),
+                            parse_pred_bits(args.pred_bits));
+  const xla::TiledLayout layout(shape);
+  render::XlaPictureOptions options;
+  if (!args.window.empty()) options.window = render::parse_window(args.window);
+  if (!args.mark.empty()) options.mark = parse_integer_list(args.mark, "--mark index component");
+  if (args.max_cells < 1 || args.max_cells > 65536) {
+    throw Error(ErrorKind::kOutOfRange,
+                fmt::format("--max-cells {} is outside 1..65536", args.max_cells));
+  }
+  options.max_cells = args.max_cells;
+  render::write_picture(render::build_xla_picture(layout, options), args.output);
+  std::cout << fmt::format("wrote {} ({})\n", args.output, xla::print_shape(shape));
+}
+
+void install_draw(CLI::App& app) {
+  auto args = std::make_shared<DrawArguments>();
+  auto* draw = app.add_subcommand(
+      "draw", "Picture of a layout: logical grid with tiles beside memory in offset order");
+  draw->add_option("shape", args->shape, "Shape with layout, e.g. 'F32[3,5]{1,0:T(2,2)}'")
+      ->required();
+  draw->add_option("-o,--output", args->output,
+                   "Output file: .svg (picture) or .html (interactive page)")
+      ->required();
+  draw->add_option("--target", args->target, "Choose tiles for a shape without tiles: tpu");
+  draw->add_option("--pred-bits", args->pred_bits, "TPU pred storage: 32 or 1");
+  draw->add_option("--window", args->window,
+                   "Grid part to draw, R0:R1,C0:C1 (end excluded), e.g. 0:16,0:64");
+  draw->add_option("--mark", args->mark, "Mark a logical index with a red dot, e.g. 6,5");
+  draw->add_option("--max-cells", args->max_cells, "Most cells drawn per side (4096)");
+  draw->callback([args] { run_draw(*args); });
+}
+
 void install(CLI::App& app) {
   auto args = std::make_shared<ExplainArguments>();
   auto* explain = app.add_subcommand(
@@ -69,6 +118,7 @@ void install(CLI::App& app) {
   explain->add_option("--max-suggestions", args->max_suggestions, "Suggestions to list (10)");
   explain->add_flag("--json", args->json, "One JSON object instead of text");
   explain->callback([args] { run_explain(*args); });
+  install_draw(app);
 }
 
 const CommandRegistration registration(40, install);

@@ -22,11 +22,11 @@ struct ExplainOptions {
 };
 
 struct LayoutExplanation {
-  std::string input;            // the shape as the user wrote it
+  std::string input;  // the shape as the user wrote it
   Target target = Target::kNone;
-  std::string tile_rule;        // how the tiles were chosen (empty without a target)
-  xla::TiledLayout layout;      // the layout explained (with the target's tiles when chosen)
-  int64_t logical_bytes = 0;    // bytes of information: elements x the type's bits, rounded up
+  std::string tile_rule;      // how the tiles were chosen (empty without a target)
+  xla::TiledLayout layout;    // the layout explained (with the target's tiles when chosen)
+  int64_t logical_bytes = 0;  // bytes of information: elements x the type's bits, rounded up
   std::vector<PaddingSource> padding;
   std::vector<LayoutSuggestion> suggestions;
 };

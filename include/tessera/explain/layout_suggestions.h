@@ -12,11 +12,11 @@
 namespace tessera::explain {
 
 struct LayoutSuggestion {
-  std::string layout;        // canonical shape with the suggested layout
+  std::string layout;  // canonical shape with the suggested layout
   int64_t size_bytes = 0;
-  int64_t bytes_saved = 0;   // current size - size_bytes; may be 0 or negative
+  int64_t bytes_saved = 0;  // current size - size_bytes; may be 0 or negative
   double padding_fraction = 0.0;
-  std::string change;        // "dim 3 minor, dim 2 second minor" / "pred stored in 1 bit"
+  std::string change;  // "dim 3 minor, dim 2 second minor" / "pred stored in 1 bit"
 };
 
 // Candidate layouts for `shape` (which is laid out as given, e.g. after apply_target):
