@@ -167,12 +167,16 @@ XlaPicture build_xla_picture(const xla::TiledLayout& layout, const XlaPictureOpt
   if (size <= options.max_cells) {
     picture.memory_end = size;
   } else {
-    int64_t lowest = size;
+    // The memory the window's elements span, from the lowest, at most max_cells slots.
+    int64_t lowest = size, highest = 0;
     for (const PictureCell& cell : picture.grid) {
-      if (!cell.padding) lowest = std::min(lowest, cell.offset);
+      lowest = std::min(lowest, cell.offset);
+      highest = std::max(highest, cell.offset);
     }
     picture.memory_begin = lowest / width * width;
-    picture.memory_end = std::min(size, picture.memory_begin + options.max_cells / width * width);
+    const int64_t span = (highest + width) / width * width - picture.memory_begin;
+    picture.memory_end = std::min(
+        size, picture.memory_begin + std::min(span, std::max(width, options.max_cells / width * width)));
   }
   for (int64_t offset = picture.memory_begin; offset < picture.memory_end; ++offset) {
     if (auto it = grid_by_offset.find(offset); it != grid_by_offset.end()) {
