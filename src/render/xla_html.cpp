@@ -58,7 +58,8 @@ body { font-family: "DejaVu Sans", Arial, sans-serif; margin: 16px; color: #222;
 #info { font-size: 15px; padding: 8px 12px; margin: 8px 0; border: 1px solid #ccc;
         background: #fafafa; min-height: 1.2em; }
 .grid-cell, .memory-slot { cursor: pointer; }
-.selected rect { stroke: #e000e0 !important; stroke-width: 4px !important; stroke-dasharray: none !important; }
+.selected rect { fill: #ffd400 !important; stroke: #e000e0 !important; stroke-width: 4px !important;
+                 stroke-dasharray: none !important; }
 .selected text { font-weight: bold; }
 )CSS";
 
@@ -68,7 +69,6 @@ std::string xla_html(const XlaPicture& picture) {
   std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
   out += fmt::format("<title>{} - tessera</title>\n<style>{}</style>\n</head>\n<body>\n",
                      xml_escape(picture.layout), kStyle);
-  out += fmt::format("<h1 style=\"font-size:18px\">{}</h1>\n", xml_escape(picture.layout));
   out += "<div id=\"info\">Hover or click a cell.</div>\n";
   out += svg_body(picture);
   out += fmt::format("<script>{}</script>\n</body>\n</html>\n", kScript);
