@@ -19,7 +19,7 @@ constexpr int kMaxRankForAllOrders = 5;
 struct Candidate {
   xla::Shape shape;
   std::string change;
-  int moved = 0;  // minor_to_major positions that differ from the current order
+  int moved = 0;  // how far up the order changes: 1 + the most major m2m position that differs
 };
 
 std::string describe_order(const std::vector<int64_t>& m2m) {
@@ -71,8 +71,10 @@ std::vector<LayoutSuggestion> suggest_layouts(const xla::Shape& shape, int64_t c
   std::vector<Candidate> candidates;
   const auto& current = shape.layout.minor_to_major;
   for (const auto& order : candidate_orders(current)) {
-    int moved = 0;
-    for (std::size_t i = 0; i < order.size(); ++i) moved += order[i] != current[i] ? 1 : 0;
+    int moved = 0;  // ties go to the order that keeps the most major dims where they are
+    for (std::size_t i = 0; i < order.size(); ++i) {
+      if (order[i] != current[i]) moved = static_cast<int>(i) + 1;
+    }
     candidates.push_back({relaid(shape, order, target, pred), describe_order(order), moved});
   }
   if (target == Target::kTpu && shape.element_type == ElementType::kPred) {

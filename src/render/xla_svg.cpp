@@ -28,6 +28,27 @@ std::string join(const std::vector<int64_t>& values) {
   return fmt::format("{}", fmt::join(values, ","));
 }
 
+// Captions over the two halves; they say which part of a large array is shown.
+std::string grid_caption(const XlaPicture& p) {
+  std::string caption = "logical array: each cell shows its linear index";
+  const bool windowed = p.window.row_begin != 0 || p.window.col_begin != 0 ||
+                        p.window.row_end != p.grid_rows || p.window.col_end != p.grid_cols;
+  if (windowed) {
+    caption += fmt::format(" (rows {}:{} of {}, cols {}:{} of {})", p.window.row_begin,
+                           p.window.row_end, p.grid_rows, p.window.col_begin, p.window.col_end,
+                           p.grid_cols);
+  }
+  return caption;
+}
+
+std::string memory_caption(const XlaPicture& p) {
+  std::string caption = "memory in offset order: each slot shows its logical index";
+  if (p.memory_begin != 0 || p.memory_end != p.memory_slots) {
+    caption += fmt::format(" (offsets {}:{} of {})", p.memory_begin, p.memory_end, p.memory_slots);
+  }
+  return caption;
+}
+
 struct Geometry {
   double cell;
   double font;
@@ -53,7 +74,9 @@ Geometry geometry(const XlaPicture& p) {
   g.memory_y = g.grid_y;
   g.width = g.memory_x + static_cast<double>(p.memory_row_width) * g.cell + 30;
   g.height = g.grid_y + static_cast<double>(tallest) * g.cell + 90;
-  g.width = std::max(g.width, g.memory_x + 440.0);
+  constexpr double kCaptionCharacterWidth = 7.4;  // 13 px sans-serif, generous
+  g.width = std::max(g.width, g.memory_x - 50 + kCaptionCharacterWidth *
+                                                   static_cast<double>(memory_caption(p).size()));
   return g;
 }
 
@@ -104,6 +127,8 @@ std::string frames(const std::vector<PictureCell>& cells, int64_t columns, doubl
     std::string path;
     auto differs = [&](const PictureCell* a, const PictureCell* b) {
       if (!a || !b) return a != b;
+      // Nested tiles are framed where they hold data; inside padding they would only add noise.
+      if (level > 0 && a->padding && b->padding) return false;
       const int64_t ia = a->tile_ids.size() > level ? a->tile_ids[level] : -1;
       const int64_t ib = b->tile_ids.size() > level ? b->tile_ids[level] : -1;
       return ia != ib;
@@ -191,21 +216,9 @@ std::string svg_body(const XlaPicture& p) {
       p.tile_names.empty() ? std::string("none (untiled)")
                            : fmt::format("{}", fmt::join(p.tile_names, "")));
   out += "\n";
-  const bool windowed = p.window.row_begin != 0 || p.window.col_begin != 0 ||
-                        p.window.row_end != p.grid_rows || p.window.col_end != p.grid_cols;
-  std::string grid_title = "logical array: each cell shows its linear index";
-  if (windowed) {
-    grid_title +=
-        fmt::format(" (rows {}:{} of {}, cols {}:{} of {})", p.window.row_begin, p.window.row_end,
-                    p.grid_rows, p.window.col_begin, p.window.col_end, p.grid_cols);
-  }
-  out += fmt::format(R"(<text x="{:.1f}" y="{:.1f}" font-size="13">{}</text>)", g.grid_x,
-                     g.grid_y - 26, grid_title);
-  std::string memory_title = "memory in offset order: each slot shows its logical index";
-  if (p.memory_begin != 0 || p.memory_end != p.memory_slots) {
-    memory_title +=
-        fmt::format(" (offsets {}:{} of {})", p.memory_begin, p.memory_end, p.memory_slots);
-  }
+  const std::string grid_title = grid_caption(p);
+  out += fmt::format(R"(<text x="{:.1f}" y="{:.1f}" font-size="13">{}</text>)", g.grid_x, g.grid_y - 26, grid_title);
+  const std::string memory_title = memory_caption(p);
   out += fmt::format(R"(<text x="{:.1f}" y="{:.1f}" font-size="13">{}</text>)", g.memory_x - 50,
                      g.grid_y - 26, memory_title);
   out += "\n";

@@ -26,9 +26,10 @@ struct LayoutSuggestion {
 //    own tiles);
 //  - with Target::kTpu: the profile's own choice for the shape's order when the user wrote other
 //    tiles, and for pred the spec's 1-bit tiling (32,128)(32,1)E(1).
-// Sorted best first: fewest bytes, then fewest dims moved, then by text; at most `limit`.
-// Example: s32[2048,1,128,128,4] on the TPU (32x padded) -> first suggestion
-//   s32[2048,1,128,128,4]{3,2,4,1,0:T(8,128)} saving 16 GiB - 512 MiB.
+// Sorted best first: fewest bytes, then the change that leaves the most major dims in place
+// (only the minor end of minor_to_major differs), then by text; at most `limit`.
+// Example: s32[2048,1,128,128,4]{4,3,2,1,0:T(8,128)} on the TPU (32x padded) -> first
+//   suggestion s32[2048,1,128,128,4]{3,4,2,1,0:T(4,128)}, 512 MiB, saving 15.5 GiB.
 std::vector<LayoutSuggestion> suggest_layouts(const xla::Shape& shape, int64_t current_size_bytes,
                                               Target target, PredStorage pred, std::size_t limit);
 
