@@ -11,8 +11,6 @@
 namespace tessera::render {
 namespace {
 
-constexpr int64_t kDefaultWindowColumns = 64;
-
 int64_t parse_bound(std::string_view window, std::string_view text) {
   int64_t value = 0;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
@@ -77,9 +75,9 @@ GridWindow resolve_window(GridWindow window, int64_t rows, int64_t cols, int64_t
   return window;
 }
 
-GridWindow default_window(int64_t rows, int64_t cols, int64_t max_cells) {
-  if (rows * cols <= max_cells) return {0, rows, 0, cols};
-  const int64_t shown_cols = std::min(cols, kDefaultWindowColumns);
+GridWindow default_window(int64_t rows, int64_t cols, int64_t max_cells, int64_t max_columns) {
+  if (rows * cols <= max_cells && cols <= max_columns) return {0, rows, 0, cols};
+  const int64_t shown_cols = std::min(cols, max_columns);
   return {0, std::min(rows, std::max<int64_t>(1, max_cells / shown_cols)), 0, shown_cols};
 }
 

@@ -1,3 +1,5 @@
+#include "render/picture_file.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -11,29 +13,36 @@
 
 namespace tessera::render {
 
-void write_picture(const XlaPicture& picture, const std::string& path) {
+void write_document(const std::string& path,
+                    const std::function<std::string(PictureFormat)>& render) {
   const std::size_t dot = path.find_last_of('.');
   std::string extension = dot == std::string::npos ? std::string() : path.substr(dot + 1);
   std::transform(extension.begin(), extension.end(), extension.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  std::string document;
+  PictureFormat format;
   if (extension == "svg") {
-    document = xla_svg(picture);
+    format = PictureFormat::kSvg;
   } else if (extension == "html" || extension == "htm") {
-    document = xla_html(picture);
+    format = PictureFormat::kHtml;
   } else {
     throw Error(ErrorKind::kInvalid,
                 fmt::format("cannot tell the picture format of '{}': the file name must end in "
                             ".svg or .html",
                             path));
   }
+  const std::string document = render(format);
   std::ofstream file(path, std::ios::binary | std::ios::trunc);
-  if (!file) {
+  if (!file)
     throw Error(ErrorKind::kIo, fmt::format("cannot write '{}': {}", path, std::strerror(errno)));
-  }
   file << document;
   file.flush();
   if (!file) throw Error(ErrorKind::kIo, fmt::format("writing '{}' failed", path));
+}
+
+void write_picture(const XlaPicture& picture, const std::string& path) {
+  write_document(path, [&](PictureFormat format) {
+    return format == PictureFormat::kSvg ? xla_svg(picture) : xla_html(picture);
+  });
 }
 
 }  // namespace tessera::render

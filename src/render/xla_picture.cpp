@@ -15,6 +15,8 @@ namespace {
 
 // Strip rows hold one level-1 tile when it is this small (Figure 1: 4 slots per row).
 constexpr int64_t kMaxTileRowWidth = 32;
+// Without --window, at most this many columns: one TPU tile's 128 lanes.
+constexpr int64_t kDefaultGridColumns = 128;
 // Weights that give neighbouring tiles different colours: tiles one apart along the minor
 // tile axis differ by 1, along the next by 5; neither is 0 modulo the palette size of 12.
 constexpr std::array<int64_t, 4> kColourWeights = {1, 5, 7, 11};
@@ -133,10 +135,10 @@ XlaPicture build_xla_picture(const xla::TiledLayout& layout, const XlaPictureOpt
   picture.row_extents.assign(extents.begin(), rank == 0 ? extents.end() : extents.end() - 1);
   picture.grid_rows = 1;
   for (int64_t e : picture.row_extents) picture.grid_rows *= e;
-  picture.window =
-      options.window
-          ? resolve_window(*options.window, picture.grid_rows, picture.grid_cols, options.max_cells)
-          : default_window(picture.grid_rows, picture.grid_cols, options.max_cells);
+  picture.window = options.window ? resolve_window(*options.window, picture.grid_rows,
+                                                   picture.grid_cols, options.max_cells)
+                                  : default_window(picture.grid_rows, picture.grid_cols,
+                                                   options.max_cells, kDefaultGridColumns);
   const CellDescriber describer(layout);
   std::unordered_map<int64_t, std::size_t> grid_by_offset;
   for (int64_t row = picture.window.row_begin; row < picture.window.row_end; ++row) {
@@ -175,8 +177,9 @@ XlaPicture build_xla_picture(const xla::TiledLayout& layout, const XlaPictureOpt
     }
     picture.memory_begin = lowest / width * width;
     const int64_t span = (highest + width) / width * width - picture.memory_begin;
-    picture.memory_end = std::min(
-        size, picture.memory_begin + std::min(span, std::max(width, options.max_cells / width * width)));
+    picture.memory_end =
+        std::min(size, picture.memory_begin +
+                           std::min(span, std::max(width, options.max_cells / width * width)));
   }
   for (int64_t offset = picture.memory_begin; offset < picture.memory_end; ++offset) {
     if (auto it = grid_by_offset.find(offset); it != grid_by_offset.end()) {

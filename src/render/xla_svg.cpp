@@ -34,9 +34,9 @@ std::string grid_caption(const XlaPicture& p) {
   const bool windowed = p.window.row_begin != 0 || p.window.col_begin != 0 ||
                         p.window.row_end != p.grid_rows || p.window.col_end != p.grid_cols;
   if (windowed) {
-    caption += fmt::format(" (rows {}:{} of {}, cols {}:{} of {})", p.window.row_begin,
-                           p.window.row_end, p.grid_rows, p.window.col_begin, p.window.col_end,
-                           p.grid_cols);
+    caption +=
+        fmt::format(" (rows {}:{} of {}, cols {}:{} of {})", p.window.row_begin, p.window.row_end,
+                    p.grid_rows, p.window.col_begin, p.window.col_end, p.grid_cols);
   }
   return caption;
 }
@@ -75,8 +75,9 @@ Geometry geometry(const XlaPicture& p) {
   g.width = g.memory_x + static_cast<double>(p.memory_row_width) * g.cell + 30;
   g.height = g.grid_y + static_cast<double>(tallest) * g.cell + 90;
   constexpr double kCaptionCharacterWidth = 7.4;  // 13 px sans-serif, generous
-  g.width = std::max(g.width, g.memory_x - 50 + kCaptionCharacterWidth *
-                                                   static_cast<double>(memory_caption(p).size()));
+  g.width =
+      std::max(g.width, g.memory_x - 50 +
+                            kCaptionCharacterWidth * static_cast<double>(memory_caption(p).size()));
   return g;
 }
 
@@ -217,7 +218,8 @@ std::string svg_body(const XlaPicture& p) {
                            : fmt::format("{}", fmt::join(p.tile_names, "")));
   out += "\n";
   const std::string grid_title = grid_caption(p);
-  out += fmt::format(R"(<text x="{:.1f}" y="{:.1f}" font-size="13">{}</text>)", g.grid_x, g.grid_y - 26, grid_title);
+  out += fmt::format(R"(<text x="{:.1f}" y="{:.1f}" font-size="13">{}</text>)", g.grid_x,
+                     g.grid_y - 26, grid_title);
   const std::string memory_title = memory_caption(p);
   out += fmt::format(R"(<text x="{:.1f}" y="{:.1f}" font-size="13">{}</text>)", g.memory_x - 50,
                      g.grid_y - 26, memory_title);

@@ -26,7 +26,7 @@ GridWindow parse_window(std::string_view text);
 GridWindow resolve_window(GridWindow window, int64_t rows, int64_t cols, int64_t max_cells);
 
 // The window shown when none is given: everything if it has at most `max_cells` cells, else
-// the top-left corner, at most 64 columns wide.
-GridWindow default_window(int64_t rows, int64_t cols, int64_t max_cells);
+// the top-left corner, at most `max_columns` columns wide.
+GridWindow default_window(int64_t rows, int64_t cols, int64_t max_cells, int64_t max_columns = 64);
 
 }  // namespace tessera::render

@@ -1,3 +1,5 @@
+#include "render/html_page.h"
+
 #include <fmt/format.h>
 
 #include "render/svg_body.h"
@@ -23,10 +25,11 @@ constexpr const char* kScript = R"JS(
     });
     var index = cell.getAttribute('data-index');
     var padding = cell.getAttribute('data-padding') === '1';
+    info.setAttribute('data-selected-offset', offset);
+    if (cell.hasAttribute('data-info')) { info.textContent = cell.getAttribute('data-info'); return; }
     info.textContent = (padding ? 'padding' : 'element') +
         (index !== null ? ' (' + index + ')' : '') + ' | ' + cell.getAttribute('data-tile') +
         ' | offset ' + offset + ' | byte ' + cell.getAttribute('data-byte');
-    info.setAttribute('data-selected-offset', offset);
   }
   document.addEventListener('mouseover', function (e) {
     var cell = cellOf(e.target);
@@ -65,14 +68,18 @@ body { font-family: "DejaVu Sans", Arial, sans-serif; margin: 16px; color: #222;
 
 }  // namespace
 
-std::string xla_html(const XlaPicture& picture) {
+std::string html_page(std::string_view title, const std::string& svg) {
   std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
   out += fmt::format("<title>{} - tessera</title>\n<style>{}</style>\n</head>\n<body>\n",
-                     xml_escape(picture.layout), kStyle);
+                     xml_escape(title), kStyle);
   out += "<div id=\"info\">Hover or click a cell.</div>\n";
-  out += svg_body(picture);
+  out += svg;
   out += fmt::format("<script>{}</script>\n</body>\n</html>\n", kScript);
   return out;
+}
+
+std::string xla_html(const XlaPicture& picture) {
+  return html_page(picture.layout, svg_body(picture));
 }
 
 }  // namespace tessera::render
