@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <array>
+#include <vector>
 
 #include "render/html_page.h"
 #include "render/picture_file.h"
@@ -83,12 +84,49 @@ std::string block_group(const NpuBlock& b, double x, double y) {
   return out;
 }
 
+// Long runs of rows that are empty in every NPU shown (the aligned layout's gaps, unused channel
+// rows) are drawn as one short "... N empty rows ..." band: the picture stays readable.
+constexpr int64_t kMinRowsToAggregate = 4;
+constexpr double kSkipHeight = 16;
+
+struct VisualRow {
+  int64_t row = 0;      // a drawn row of the window
+  int64_t skipped = 0;  // or, when > 0, a band standing for this many empty rows
+};
+
+std::vector<VisualRow> aggregate_empty_rows(const NpuPicture& p, int64_t rows, int64_t columns) {
+  auto empty = [&](int64_t r) {
+    for (int64_t c = 0; c < columns; ++c) {
+      if (!p.blocks[static_cast<std::size_t>(r * columns + c)].elements.empty()) return false;
+    }
+    return true;
+  };
+  std::vector<VisualRow> out;
+  for (int64_t r = 0; r < rows;) {
+    int64_t end = r;
+    while (end < rows && empty(end)) ++end;
+    if (end - r >= kMinRowsToAggregate + 2) {
+      out.push_back({r, 0});  // keep the first and last empty row so the gap's edges show
+      out.push_back({0, end - r - 2});
+      out.push_back({end - 1, 0});
+      r = end;
+    } else {
+      out.push_back({r, 0});
+      ++r;
+    }
+  }
+  return out;
+}
+
 std::string npu_svg_body(const NpuPicture& p) {
   const int64_t columns = p.window.col_end - p.window.col_begin;
   const int64_t rows = p.window.row_end - p.window.row_begin;
   const double width =
       std::max(kLeft + static_cast<double>(columns) * (kBlockWidth + 6) + 30, 900.0);
-  const double height = kTop + static_cast<double>(rows) * kBlockHeight + 80;
+  const std::vector<VisualRow> visual_rows = aggregate_empty_rows(p, rows, columns);
+  double drawn_height = 0;
+  for (const VisualRow& v : visual_rows) drawn_height += v.skipped > 0 ? kSkipHeight : kBlockHeight;
+  const double height = kTop + drawn_height + 80;
   std::string out = fmt::format(
       R"(<svg xmlns="http://www.w3.org/2000/svg" width="{:.0f}" height="{:.0f}" viewBox="0 0 {:.0f} {:.0f}" font-family="DejaVu Sans, Arial, sans-serif">)",
       width, height, width, height);
@@ -117,9 +155,17 @@ std::string npu_svg_body(const NpuPicture& p) {
         kLeft + static_cast<double>(c) * (kBlockWidth + 6) + kBlockWidth / 2, kTop - 8,
         p.window.col_begin + c);
   }
-  for (int64_t r = 0; r < rows; ++r) {
+  double y = kTop;
+  for (const VisualRow& visual : visual_rows) {
+    if (visual.skipped > 0) {
+      out += fmt::format(
+          R"(<text x="{:.1f}" y="{:.1f}" font-size="11" fill="#888" font-style="italic" dominant-baseline="central">... {} empty rows ({} bytes) in every NPU shown ...</text>)",
+          kLeft + 8, y + kSkipHeight / 2, visual.skipped, visual.skipped * p.block_bytes);
+      y += kSkipHeight;
+      continue;
+    }
+    const int64_t r = visual.row;
     const int64_t byte = p.first_byte + (p.window.row_begin + r) * p.block_bytes;
-    const double y = kTop + static_cast<double>(r) * kBlockHeight;
     out += fmt::format(
         R"(<text x="{:.1f}" y="{:.1f}" font-size="10" fill="#666" text-anchor="end" dominant-baseline="central">{}</text>)",
         kLeft - 8, y + kBlockHeight / 2, byte);
@@ -132,6 +178,7 @@ std::string npu_svg_body(const NpuPicture& p) {
       const auto& block = p.blocks[static_cast<std::size_t>(r * columns + c)];
       out += block_group(block, kLeft + static_cast<double>(c) * (kBlockWidth + 6), y);
     }
+    y += kBlockHeight;
   }
   const double ly = height - 40;
   out += fmt::format(

@@ -23,6 +23,13 @@ PICTURES = [
     ("tpu_s32_padding_32x.png", ["s32[2048,1,128,128,4]", "--target", "tpu", "--window", "0:16,0:24",
                                  "--max-cells", "1024"], None),
     ("figure1_html_hover_2_3.png", ["F32[3,5]{1,0:T(2,2)}"], "#hover=2,3"),
+    ("npu_matrix_w15.png", ["npu", "--device", "npus=4,lmem=1024,align=128", "--rows", "2",
+                            "--cols", "40", "--dtype", "f32", "--address", "0", "--w", "15"], None),
+    ("npu_scatter_start_npu3.png", ["npu", "--device", "npus=4,lmem=1024,align=128", "--shape",
+                                    "2,6,1,1", "--dtype", "f32", "--address", "3072"], None),
+    ("npu_4n_mode.png", ["npu", "--device", "npus=4,lmem=1024,align=128", "--shape", "6,5,4,5",
+                         "--dtype", "s8", "--address", "0", "--mode", "4N", "--window",
+                         "56:72,0:4"], None),
 ]
 
 

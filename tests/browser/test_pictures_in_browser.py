@@ -80,3 +80,28 @@ def test_large_tpu_shape_page_renders(tessera_path, chromium, tmp_path):
     draw(tessera_path, page, "s32[2048,1,128,128,4]", "--target", "tpu", "--window", "0:16,0:16")
     dom = dump_dom(chromium, page.as_uri() + "#hover=0,0,0,1,2")
     assert 'class="grid-cell selected" data-offset="130"' in dom
+
+
+NPU_DEVICE = "npus=4,lmem=1024,align=128"
+
+
+def test_npu_page_hover_shows_npu_and_byte(tessera_path, chromium, tmp_path):
+    page = tmp_path / "stride.html"
+    draw(tessera_path, page, "npu", "--device", NPU_DEVICE, "--shape", "2,5,3,4", "--dtype", "f32",
+         "--address", "0", "--layout", "strides=120,56,16,2")
+    dom = dump_dom(chromium, page.as_uri() + "#hover=0,1,0,1")
+    assert re.findall(r'<g class="grid-cell selected" data-offset="(\d+)"', dom) == ["1032"]
+    info = re.search(r'<div id="info"[^>]*>(.*?)</div>', dom).group(1)
+    assert "(0,1,0,1)" in info and "NPU 1, byte 8" in info
+
+
+def test_npu_matrix_picture_is_drawn(tessera_path, chromium, tmp_path):
+    svg = tmp_path / "matrix.svg"
+    draw(tessera_path, svg, "npu", "--device", NPU_DEVICE, "--rows", "2", "--cols", "40", "--dtype",
+         "f32", "--address", "0", "--w", "15")
+    width, height = svg_size(svg)
+    w, h, pixels = screenshot(chromium, svg.as_uri(), tmp_path / "matrix.png", width, height)
+    assert count(pixels, (255, 255, 255), 3) < 0.95 * w * h
+    # Three channel colours (NPUs 0-2) and NPU 3 blank: the right quarter of the blocks is white.
+    colours = {p for row in pixels[100:400:5] for p in row[90:420:3]}
+    assert len(colours) > 5

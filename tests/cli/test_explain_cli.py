@@ -209,3 +209,101 @@ def test_errors(tessera, tmp_path, args):
     args = [a.replace("OUT", str(tmp_path / "out")) for a in args]
     message = tessera.fails(*args)
     assert len(message) > len("error: ") + 5
+
+
+# ---- NPU local memory (`explain npu`, `draw npu`) ----
+
+SPEC_DEVICE = "npus=4,lmem=1024,align=128"
+
+
+def matrix_bytes_per_npu(npus, align, element_bytes, rows, cols, width):
+    """Independent model of the spec's matrix layout at NPU 0: the aligned tensor (N, C, 1, W)."""
+    channels = math.ceil(cols / width)
+    c_stride = math.ceil(width * element_bytes / align) * align // element_bytes
+    per_npu = math.ceil(channels / npus)
+    n_stride = c_stride * per_npu
+    return ((rows - 1) * n_stride + (per_npu - 1) * c_stride + width) * element_bytes, channels
+
+
+def best_width(npus, align, element_bytes, rows, cols):
+    def key(w):
+        size, channels = matrix_bytes_per_npu(npus, align, element_bytes, rows, cols, w)
+        return (size, channels > npus, -w)
+    return min(range(1, cols + 1), key=key)
+
+
+def test_explain_npu_matrix_json(tessera):
+    out = tessera.json("explain", "npu", "--device", SPEC_DEVICE, "--rows", "2", "--cols", "40",
+                       "--dtype", "f32", "--address", "0", "--w", "40", "--json")
+    assert out["best_w"] == 10
+    assert out["size_bytes"] == 4 * 416 and out["logical_bytes"] == 320
+    assert out["padding_fraction"] == pytest.approx(1 - 320 / 1664)
+    assert out["suggestions"][0]["size_bytes"] == 4 * 168
+    assert out["suggestions"][0]["layout"].endswith("--w 10")
+    assert [n["npu"] for n in out["npus"]] == [0, 1, 2, 3]
+    assert all(set(n) >= {"used_bytes", "wasted_bytes", "banks", "fits"} for n in out["npus"])
+
+
+def test_explain_npu_best_w_matches_independent_model(tessera):
+    rng = random.Random(11)
+    for _ in range(25):
+        npus = rng.choice([2, 4, 8, 16, 64])
+        align = rng.choice([16, 64, 128])
+        dtype, element_bytes = rng.choice([("f32", 4), ("f16", 2), ("s8", 1)])
+        rows, cols = rng.randint(1, 6), rng.randint(1, 300)
+        device = f"npus={npus},lmem=65536,align={align}"
+        out = tessera.json("explain", "npu", "--device", device, "--rows", str(rows), "--cols",
+                           str(cols), "--dtype", dtype, "--address", "0", "--best-w", "--json")
+        assert out["best_w"] == best_width(npus, align, element_bytes, rows, cols), (device, rows, cols, dtype)
+        size, _ = matrix_bytes_per_npu(npus, align, element_bytes, rows, cols, out["best_w"])
+        assert out["size_bytes"] == npus * size
+
+
+def test_explain_npu_tensor_table_and_suggestions(tessera):
+    out = tessera.json("explain", "npu", "--device", SPEC_DEVICE, "--shape", "1,6,1,1", "--dtype",
+                       "fp32", "--address", "3072", "--json")
+    assert out["size_bytes"] == 4 * 260 and out["logical_bytes"] == 24
+    assert [n["channels"] for n in out["npus"]] == [2, 1, 1, 2]
+    assert sum(n["wasted_bytes"] for n in out["npus"]) == out["size_bytes"] - 24
+    assert out["suggestions"][0]["size_bytes"] == 32
+    assert out["report"]["channels_per_npu"] == 3
+    text = "\n".join(tessera.lines("explain", "npu", "--device", SPEC_DEVICE, "--shape", "1,6,1,1",
+                                   "--dtype", "f32", "--address", "3072"))
+    assert "NPU  channels  used bytes  data bytes  wasted bytes  banks" in text
+    assert "start at NPU 0" in text
+
+
+def test_draw_npu_svg_and_html(tessera, tmp_path):
+    svg = tmp_path / "stride.svg"
+    tessera.run("draw", "npu", "--device", SPEC_DEVICE, "--shape", "2,5,3,4", "--dtype", "f32",
+                "--address", "0", "--layout", "strides=120,56,16,2", "-o", str(svg))
+    root = ET.parse(svg).getroot()
+    blocks = root.findall(".//{http://www.w3.org/2000/svg}g[@class='grid-cell']")
+    by_address = {b.get("data-offset"): b for b in blocks}
+    assert by_address[str(1024 + 8)].get("data-index") == "0,1,0,1"
+    assert by_address[str(1024 + 4)].get("data-padding") == "1"
+    page = tmp_path / "matrix.html"
+    tessera.run("draw", "npu", "--device", SPEC_DEVICE, "--rows", "2", "--cols", "40", "--dtype",
+                "f32", "--address", "0", "--w", "15", "-o", str(page))
+    checker = _Checker()
+    checker.feed(page.read_text())
+    checker.close()
+    assert checker.stack == []
+
+
+@pytest.mark.parametrize("args", [
+    ["explain", "npu", "--device", "tpu9", "--shape", "1,1,1,1", "--dtype", "f32", "--address", "0"],
+    ["explain", "npu", "--device", SPEC_DEVICE, "--dtype", "f32", "--address", "0"],
+    ["explain", "npu", "--device", SPEC_DEVICE, "--shape", "1,1,1", "--dtype", "f32", "--address", "0"],
+    ["explain", "npu", "--device", SPEC_DEVICE, "--shape", "1,1,1,1", "--dtype", "f32", "--address", "4096"],
+    ["explain", "npu", "--device", SPEC_DEVICE, "--rows", "2", "--cols", "40", "--dtype", "f32", "--address", "0"],
+    ["explain", "npu", "--device", SPEC_DEVICE, "--rows", "2", "--cols", "40", "--dtype", "f32", "--address", "0", "--w", "41"],
+    ["explain", "npu", "--device", SPEC_DEVICE, "--rows", "2", "--dtype", "f32", "--address", "0", "--w", "4"],
+    ["draw", "npu", "--device", SPEC_DEVICE, "--shape", "1,1,16,32", "--dtype", "f32", "--address", "512", "-o", "OUT.svg"],
+    ["draw", "npu", "--device", SPEC_DEVICE, "--shape", "1,1,1,1", "--dtype", "f32", "--address", "0", "-o", "OUT.txt"],
+    ["draw", "npu", "--device", SPEC_DEVICE, "--shape", "1,1,1,1", "--dtype", "f32", "--address", "0", "--window", "0:1,0:9", "-o", "OUT.svg"],
+    ["draw", "npu", "--device", SPEC_DEVICE, "--shape", "1,1,1,1", "--dtype", "f32", "--address", "0"],
+])
+def test_npu_errors(tessera, tmp_path, args):
+    args = [a.replace("OUT", str(tmp_path / "out")) for a in args]
+    tessera.fails(*args)

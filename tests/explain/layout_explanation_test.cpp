@@ -95,8 +95,8 @@ TEST(TpuPadding, ElementStorageAndTailAlignmentAreSources) {
 }
 
 TEST(Suggestions, RankedByBytesSavedAndConsistent) {
-  for (const char* shape : {"s32[2048,1,128,128,4]", "bf16[3,5,7]", "f32[1,1000]", "s8[2,3,130]",
-                            "f32[9,2,3,4,5,6]"}) {
+  for (const char* shape :
+       {"s32[2048,1,128,128,4]", "bf16[3,5,7]", "f32[1,1000]", "s8[2,3,130]", "f32[9,2,3,4,5,6]"}) {
     const auto e = explain_layout(shape, {Target::kTpu, PredStorage::kFourBytes, 1000});
     ASSERT_FALSE(e.suggestions.empty()) << shape;
     for (std::size_t i = 0; i < e.suggestions.size(); ++i) {
@@ -136,9 +136,9 @@ TEST(Suggestions, FirstIsTheBestOrderOnRandomShapes) {
       best = std::min(best, xla::TiledLayout(apply_target(shape, Target::kTpu)).size_bytes());
       if (shape.element_type == ElementType::kPred) {  // the 1-bit option is a suggestion too
         shape.layout.minor_to_major = xla::parse_shape(text).layout.minor_to_major;
-        best = std::min(best, xla::TiledLayout(apply_target(shape, Target::kTpu,
-                                                            PredStorage::kOneBit))
-                                  .size_bytes());
+        best = std::min(
+            best,
+            xla::TiledLayout(apply_target(shape, Target::kTpu, PredStorage::kOneBit)).size_bytes());
       }
     } while (std::next_permutation(order.begin(), order.end()));
     ASSERT_FALSE(e.suggestions.empty()) << text;

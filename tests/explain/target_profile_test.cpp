@@ -21,7 +21,8 @@ std::string tiles_for(ElementType type, int64_t second_minor,
   const TileChoice choice = choose_tpu_tiles(type, dims, pred);
   std::string out;
   for (const auto& tile : choice.tiles) out += xla::print_tile(tile);
-  if (choice.element_size_in_bits != 0) out += "E(" + std::to_string(choice.element_size_in_bits) + ")";
+  if (choice.element_size_in_bits != 0)
+    out += "E(" + std::to_string(choice.element_size_in_bits) + ")";
   return out;
 }
 
@@ -52,8 +53,8 @@ TEST(ExamplesOfTilingFormats, SixtyFourBitAndComplexTypesTileLikeThirtyTwoBit) {
 }
 
 TEST(ExamplesOfTilingFormats, SixteenBitTypesPackPairsWithTwoByOne) {
-  for (ElementType type : {ElementType::kBF16, ElementType::kF16, ElementType::kS16,
-                           ElementType::kU16}) {
+  for (ElementType type :
+       {ElementType::kBF16, ElementType::kF16, ElementType::kS16, ElementType::kU16}) {
     for (int64_t s = 1; s <= 9; ++s) {
       EXPECT_EQ(tiles_for(type, s), "(" + std::to_string(kRows[s]) + ",128)(2,1)") << s;
     }
@@ -62,8 +63,8 @@ TEST(ExamplesOfTilingFormats, SixteenBitTypesPackPairsWithTwoByOne) {
 }
 
 TEST(ExamplesOfTilingFormats, EightBitTypesPackFourWithAtLeastFourRows) {
-  for (ElementType type : {ElementType::kS8, ElementType::kU8, ElementType::kF8E5M2,
-                           ElementType::kF8E4M3FN}) {
+  for (ElementType type :
+       {ElementType::kS8, ElementType::kU8, ElementType::kF8E5M2, ElementType::kF8E4M3FN}) {
     for (int64_t s = 1; s <= 9; ++s) {
       const int64_t rows = std::max<int64_t>(kRows[s], 4);
       EXPECT_EQ(tiles_for(type, s), "(" + std::to_string(rows) + ",128)(4,1)") << s;

@@ -34,7 +34,8 @@ TEST(TiledFormats, Figure1Picture) {
   EXPECT_EQ(cell.tile_text, "tile (1,1), within (0,1)");
   EXPECT_TRUE(grid_cell(p, 3, 5).padding);
   EXPECT_EQ(grid_cell(p, 3, 5).offset, 23);
-  EXPECT_EQ(std::count_if(p.grid.begin(), p.grid.end(), [](const auto& c) { return c.padding; }), 9);
+  EXPECT_EQ(std::count_if(p.grid.begin(), p.grid.end(), [](const auto& c) { return c.padding; }),
+            9);
   // Memory: 24 slots, one 2x2 tile per row of 4, in offset order.
   EXPECT_EQ(p.memory_row_width, 4);
   ASSERT_EQ(p.memory.size(), 24u);
