@@ -12,18 +12,27 @@
 
 namespace tessera::python {
 
-using IndexArray = nanobind::ndarray<const int64_t, nanobind::c_contig, nanobind::device::cpu>;
-using OffsetArray = nanobind::ndarray<const int64_t, nanobind::c_contig, nanobind::device::cpu>;
+using Int64Array = nanobind::ndarray<const int64_t, nanobind::c_contig, nanobind::device::cpu>;
+
+// Any integer array-like (ndarray of any integer dtype and order, nested lists) as a contiguous
+// int64 array; copies only when it is not one already. Raises tessera.Error for non-integers.
+Int64Array as_int64_array(nanobind::handle object, const char* what);
 
 // indices: int array [..., rank] -> offsets [...]. Raises OutOfRangeError for an index outside
 // the dims. Example: Layout.parse("f32[3,5]{1,0:T(2,2)}").linear_indices([[2,3],[0,0]]) == [17,0].
-NumpyArray<int64_t> linear_indices(const IndexMap& map, IndexArray indices);
+NumpyArray<int64_t> linear_indices(const IndexMap& map, nanobind::handle indices);
 // offsets: int array [...] -> indices [..., rank], rows of -1 for padding offsets.
 // Example: for f32[3,5]{1,0:T(2,2)}, logical_indices([17, 23]) == [[2,3],[-1,-1]].
-NumpyArray<int64_t> logical_indices(const IndexMap& map, OffsetArray offsets);
+NumpyArray<int64_t> logical_indices(const IndexMap& map, nanobind::handle offsets);
 // The logical index at `offset` as a tuple, or None for padding.
 std::optional<nanobind::tuple> unindex(const IndexMap& map, int64_t offset);
 
+inline constexpr const char* kLinearIndicesSignature =
+    "def linear_indices(self, indices: numpy.typing.ArrayLike) -> "
+    "numpy.typing.NDArray[numpy.int64]";
+inline constexpr const char* kLogicalIndicesSignature =
+    "def logical_indices(self, offsets: numpy.typing.ArrayLike) -> "
+    "numpy.typing.NDArray[numpy.int64]";
 inline constexpr const char* kLinearIndicesDoc =
     "Element offsets of many logical indices at once.\n\n"
     "indices: integer array of shape [..., rank]; returns int64 array of shape [...].\n"

@@ -1,9 +1,12 @@
 // tessera.IndexMap and the vectorised index <-> offset maps shared by every layout class.
 #include <nanobind/stl/optional.h>
+#include <nanobind/stl/string.h>
 #include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
 
 #include <fmt/format.h>
+
+#include <string>
 
 #include "bindings.h"
 #include "index_arrays.h"
@@ -23,7 +26,20 @@ nb::tuple as_tuple(const std::vector<int64_t>& values) {
 
 }  // namespace
 
-NumpyArray<int64_t> linear_indices(const IndexMap& map, IndexArray indices) {
+Int64Array as_int64_array(nb::handle object, const char* what) {
+  nb::module_ numpy = nb::module_::import_("numpy");
+  nb::object array = numpy.attr("asarray")(object);
+  const std::string kind = nb::cast<std::string>(array.attr("dtype").attr("kind"));
+  const bool empty = nb::cast<std::size_t>(array.attr("size")) == 0;
+  if (kind != "i" && kind != "u" && !empty) {
+    throw Error(ErrorKind::kInvalid, fmt::format("{} must be integers, not dtype {}", what,
+                                                 nb::cast<std::string>(nb::str(array.attr("dtype")))));
+  }
+  return nb::cast<Int64Array>(numpy.attr("ascontiguousarray")(array, "int64"));
+}
+
+NumpyArray<int64_t> linear_indices(const IndexMap& map, nb::handle indices_object) {
+  const Int64Array indices = as_int64_array(indices_object, "indices");
   const std::size_t rank = static_cast<std::size_t>(map.rank());
   if (indices.ndim() == 0 || indices.shape(indices.ndim() - 1) != rank) {
     throw Error(ErrorKind::kInvalid,
@@ -48,7 +64,8 @@ NumpyArray<int64_t> linear_indices(const IndexMap& map, IndexArray indices) {
   return give_to_numpy(std::move(out), shape);
 }
 
-NumpyArray<int64_t> logical_indices(const IndexMap& map, OffsetArray offsets) {
+NumpyArray<int64_t> logical_indices(const IndexMap& map, nb::handle offsets_object) {
+  const Int64Array offsets = as_int64_array(offsets_object, "offsets");
   const std::size_t rank = static_cast<std::size_t>(map.rank());
   std::vector<std::size_t> shape;
   for (std::size_t i = 0; i < offsets.ndim(); ++i) shape.push_back(offsets.shape(i));
@@ -103,8 +120,10 @@ void bind_index_map(nb::module_& module) {
            nb::arg("index"), "Element offset of a logical index.")
       .def("unindex", &unindex, nb::arg("offset"),
            "Logical index stored at an element offset, or None for padding.")
-      .def("linear_indices", &linear_indices, nb::arg("indices"), kLinearIndicesDoc)
-      .def("logical_indices", &logical_indices, nb::arg("offsets"), kLogicalIndicesDoc);
+      .def("linear_indices", &linear_indices, nb::arg("indices"), nb::sig(kLinearIndicesSignature),
+           kLinearIndicesDoc)
+      .def("logical_indices", &logical_indices, nb::arg("offsets"),
+           nb::sig(kLogicalIndicesSignature), kLogicalIndicesDoc);
 }
 
 }  // namespace tessera::python

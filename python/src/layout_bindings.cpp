@@ -111,12 +111,12 @@ void bind_layout(nb::module_& module) {
           nb::arg("offset"), "The logical index at an element offset, or None for padding.")
       .def(
           "linear_indices",
-          [](const TiledLayout& l, IndexArray indices) { return linear_indices(l.index_map(), indices); },
-          nb::arg("indices"), kLinearIndicesDoc)
+          [](const TiledLayout& l, nb::handle indices) { return linear_indices(l.index_map(), indices); },
+          nb::arg("indices"), nb::sig(kLinearIndicesSignature), kLinearIndicesDoc)
       .def(
           "logical_indices",
-          [](const TiledLayout& l, OffsetArray offsets) { return logical_indices(l.index_map(), offsets); },
-          nb::arg("offsets"), kLogicalIndicesDoc)
+          [](const TiledLayout& l, nb::handle offsets) { return logical_indices(l.index_map(), offsets); },
+          nb::arg("offsets"), nb::sig(kLogicalIndicesSignature), kLogicalIndicesDoc)
       .def(
           "info", [](const TiledLayout& l) { return json_to_python(xla::layout_report_json(l)); },
           "The report of `tessera info --json` as a dict: physical dims, the pad-reshape-transpose\n"
