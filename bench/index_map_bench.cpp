@@ -33,6 +33,25 @@ void BM_LinearIndexRandom(benchmark::State& state) {
 }
 BENCHMARK(BM_LinearIndexRandom)->DenseRange(0, 2);
 
+// The spec's formula applied level by level (the reference): the peer the digit form must beat.
+void BM_SpecFormulaRandom(benchmark::State& state) {
+  const tessera::xla::TiledLayout layout(tessera::xla::parse_shape(kShapes[state.range(0)]));
+  std::mt19937_64 rng(42);
+  std::vector<std::vector<int64_t>> indices(4096);
+  for (auto& idx : indices) {
+    for (int64_t d : layout.index_map().dims()) {
+      idx.push_back(static_cast<int64_t>(rng() % static_cast<uint64_t>(d)));
+    }
+  }
+  std::size_t i = 0;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(layout.spec_linear_index(indices[i++ & 4095]));
+  }
+  state.SetItemsProcessed(state.iterations());
+  state.SetLabel(kShapes[state.range(0)]);
+}
+BENCHMARK(BM_SpecFormulaRandom)->DenseRange(0, 2);
+
 void BM_LogicalWalk(benchmark::State& state) {
   const tessera::xla::TiledLayout layout(tessera::xla::parse_shape(kShapes[state.range(0)]));
   const auto& map = layout.index_map();

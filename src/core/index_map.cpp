@@ -94,7 +94,7 @@ void IndexMap::validate_digit_form() const {
       expected_weight = checked_multiply(d.weight, d.extent, "a digit's span");
     }
     const int64_t needed = checked_add(form.origins[dim], dims_[dim], "origin + dimension");
-    if (dims_[dim] > 0 && expected_weight < needed) {
+    if (logical_elements_ > 0 && expected_weight < needed) {
       throw Error(ErrorKind::kInvalid,
                   fmt::format("digit form: the digits of dimension {} cover {} values, {} needed",
                               dim, expected_weight, needed));

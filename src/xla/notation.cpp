@@ -12,7 +12,7 @@ namespace tessera::xla {
 
 Layout Layout::descending(int rank) {
   Layout layout;
-  for (int i = 0; i < rank; ++i) layout.minor_to_major.push_back(i);
+  for (int i = rank - 1; i >= 0; --i) layout.minor_to_major.push_back(i);
   return layout;
 }
 
