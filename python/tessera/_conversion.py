@@ -63,7 +63,10 @@ def _fill_bits(fill: Any, dtype: np.dtype) -> int:
 
 def _check_out(out: Optional[np.ndarray], nbytes: int) -> np.ndarray:
     if out is None:
-        return _tessera.empty_bytes(nbytes)
+        fresh = _tessera.empty_bytes(nbytes)
+        if nbytes:  # the bits after the last sub-byte element are no element's: make them zero
+            fresh[-1] = 0
+        return fresh
     if not isinstance(out, np.ndarray) or not out.flags.c_contiguous or not out.flags.writeable:
         raise BufferSizeError("out must be a writable C-contiguous NumPy array")
     view = _bytes_view(out)
@@ -97,7 +100,7 @@ def to_physical(
     has 96 bytes; its float32 view is [0, 1, 5, 6, 2, 3, 7, 8, 4, 0, 9, 0, 10, 11, 0, 0, ...].
     """
     layout = _as_layout(layout)
-    source = np.ascontiguousarray(array)  # copies only when `array` is not C-contiguous already
+    source = np.asarray(array, order="C")  # copies only when `array` is not C-contiguous already
     dtype = xla_element_type(source.dtype)
     if dtype != layout.dtype:
         raise InvalidLayoutError(
@@ -142,7 +145,7 @@ def from_physical(
     index_map: IndexMap = layout.index_map
     dtype = numpy_dtype(layout.dtype)
     raw = np.frombuffer(buffer, dtype=np.uint8) if not isinstance(buffer, np.ndarray) else buffer
-    raw = _bytes_view(np.ascontiguousarray(raw))
+    raw = _bytes_view(np.asarray(raw, order="C"))
     if raw.size < index_map.size_bytes:
         raise BufferSizeError(f"the buffer holds {raw.size} bytes, the layout needs {index_map.size_bytes}")
     shape = tuple(index_map.dims)
@@ -180,7 +183,7 @@ def convert(
     source = _as_layout(source)
     destination = _as_layout(destination)
     raw = np.frombuffer(buffer, dtype=np.uint8) if not isinstance(buffer, np.ndarray) else buffer
-    raw = _bytes_view(np.ascontiguousarray(raw))
+    raw = _bytes_view(np.asarray(raw, order="C"))
     dtype = numpy_dtype(destination.dtype)
     plan = _tessera.Relayout(source.index_map, destination.index_map, threads=threads,
                              fill_bits=_fill_bits(fill, dtype))
