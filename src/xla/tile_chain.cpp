@@ -1,9 +1,15 @@
 #include "xla/tile_chain.h"
 
+#include <fmt/format.h>
+
 #include "tessera/checked_arithmetic.h"
+#include "tessera/error.h"
 
 namespace tessera::xla {
 namespace {
+
+// Far beyond any real layout; bounds the work a hostile input can cause (quadratic in rank).
+constexpr std::size_t kMaxPhysicalRank = 1024;
 
 // Physical position k (most major first) holds logical dimension minor_to_major[rank-1-k].
 int64_t logical_dim_at(const std::vector<int64_t>& minor_to_major, std::size_t k) {
@@ -27,6 +33,10 @@ TileChainShapes compute_tile_chain_shapes(const Shape& shape) {
     if (k > dims.size()) {
       step.prepended_dims = static_cast<int64_t>(k - dims.size());
       dims.insert(dims.begin(), k - dims.size(), 1);
+    }
+    if (dims.size() + tile.dimensions.size() > kMaxPhysicalRank) {
+      throw Error(ErrorKind::kInvalid,
+                  fmt::format("the tiles produce more than {} physical dimensions", kMaxPhysicalRank));
     }
     step.input_dims = dims;
     const std::size_t first = dims.size() - k;

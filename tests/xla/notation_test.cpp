@@ -103,7 +103,8 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"f32[3,5]{1,0:M(8)}", ErrorKind::kUnsupported, 13, "not supported"},
         BadInput{"f32[<=3]", ErrorKind::kUnsupported, 4, "dynamic"},
         BadInput{"(f32[3], s32[])", ErrorKind::kUnsupported, 0, "tuple"},
-        BadInput{"f32[3,5]{1,0:T(2,2)", ErrorKind::kSyntax, 19, "expected '}'"}));
+        BadInput{"f32[3,5]{1,0:T(2,2)", ErrorKind::kSyntax, 19, "expected '}'"}),
+    [](const ::testing::TestParamInfo<BadInput>& param) { return "case" + std::to_string(param.index); });
 
 TEST(Notation, SizesThatOverflowAreErrorsNotWrapArounds) {
   // Parsing succeeds; compiling the layout must refuse (covered in tiled_layout_errors_test).

@@ -1,6 +1,8 @@
 // Layouts that parse but whose sizes do not fit in 64 bits are refused with kOverflow.
 #include <gtest/gtest.h>
 
+#include <string>
+
 #include "tessera/error.h"
 #include "tessera/xla/notation.h"
 #include "tessera/xla/tiled_layout.h"
@@ -25,6 +27,13 @@ TEST(TiledLayoutErrors, ByteSizesThatOverflowAreRefused) {
   EXPECT_EQ(compile_error("f32[3037000500,3037000500]"), ErrorKind::kOverflow);
   EXPECT_EQ(compile_error("f32[4]{0:L(9223372036854775807)}"), ErrorKind::kOverflow);
   EXPECT_EQ(compile_error("f32[2,2]{1,0:T(*,4611686018427387904)}"), ErrorKind::kOverflow);
+}
+
+TEST(TiledLayoutErrors, AbsurdTileRanksAreRefusedNotSlow) {
+  std::string text = "f32[2]{0:T(";
+  for (int i = 0; i < 2000; ++i) text += "1,";
+  text += "1)}";
+  EXPECT_EQ(compile_error(text.c_str()), ErrorKind::kInvalid);
 }
 
 TEST(TiledLayoutErrors, LargestSizesThatFitAreAccepted) {

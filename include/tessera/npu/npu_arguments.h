@@ -1,0 +1,73 @@
+// Text arguments -> validated NPU values: the one parser behind `tessera npu ...`, `tessera
+// explain npu ...`, `tessera draw npu ...` and the Python package. Entry points are stable.
+// Every function throws tessera::Error whose message names the argument and what is wrong.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tessera/element_type.h"
+#include "tessera/npu/device.h"
+#include "tessera/npu/local_layout.h"
+#include "tessera/npu/local_tensor.h"
+#include "tessera/npu/matrix_layout.h"
+#include "tessera/npu/storage_mode.h"
+
+namespace tessera::npu {
+
+// A preset name ("bm1684", "BM1684X", "bm1688") or a custom device
+// "npus=4,lmem=1024,align=128[,banks=8]" (keys in any order; values decimal or 0x hex, lmem may
+// end in K/KiB or M/MiB). Errors: unknown device or key, missing or repeated key, non-integer,
+// zero or negative values, banks not dividing lmem.
+Device parse_device(std::string_view text);
+
+// "0x400" or "1024" -> 1024. Errors: empty, not an integer, too large. Negative values parse (so
+// that the range check can say the address is outside local memory).
+int64_t parse_address(std::string_view text, std::string_view what = "address");
+
+// "2,5,3,4" -> {2,5,3,4}. Components are decimal or 0x hex; "" -> {}.
+std::vector<int64_t> parse_integers(std::string_view text, std::string_view what);
+
+// "N,C,H,W": exactly four integers (positivity is LocalTensor's check, with the axis named).
+TensorShape parse_tensor_shape(std::string_view text);
+
+// "aligned", "compact" or "strides=NS,CS,HS,WS" (stored elements).
+LocalLayout parse_layout(std::string_view text);
+
+// "none", "4N", "2N", "2IC" (case-insensitive).
+StorageMode parse_storage_mode(std::string_view text);
+
+// XLA names (f32, s8, ...) and NPU SDK names (fp32, int8, ...). Error lists the accepted names.
+ElementType parse_npu_element_type(std::string_view text);
+
+// The arguments of `tessera npu place` / `info` as text.
+struct TensorArguments {
+  std::string device;
+  std::string shape;
+  std::string dtype;
+  std::string address;
+  std::string layout = "aligned";
+  std::string mode = "none";
+  bool gdma_row_stride = false;  // NStrideRule::kIgnoringStartNpu for aligned/compact
+};
+// Example: {"npus=4,lmem=1024,align=128", "2,3,4,5", "f32", "2048", "aligned"} is the spec's
+// aligned example starting at NPU 2.
+LocalTensor make_local_tensor(const TensorArguments& arguments);
+
+// The arguments of `tessera npu matrix` as text; exactly one of `width` and `best_width`.
+struct MatrixArguments {
+  std::string device;
+  std::string rows;
+  std::string columns;
+  std::string dtype;
+  std::string address;
+  std::optional<std::string> width;
+  bool best_width = false;
+  bool gdma_row_stride = false;  // NStrideRule::kIgnoringStartNpu
+};
+MatrixLayout make_matrix_layout(const MatrixArguments& arguments);
+
+}  // namespace tessera::npu

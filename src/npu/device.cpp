@@ -1,0 +1,60 @@
+#include "tessera/npu/device.h"
+
+#include <fmt/format.h>
+
+#include <utility>
+#include <vector>
+
+#include "tessera/checked_arithmetic.h"
+#include "tessera/error.h"
+
+namespace tessera::npu {
+
+Device make_device(int64_t npus, int64_t local_memory_bytes, int64_t alignment_bytes, int64_t banks,
+                   std::string name) {
+  const auto require_positive = [](int64_t value, const char* what) {
+    if (value <= 0) {
+      throw Error(ErrorKind::kInvalid, fmt::format("{} must be positive, got {}", what, value));
+    }
+  };
+  require_positive(npus, "the number of NPUs");
+  require_positive(local_memory_bytes, "the local memory size per NPU");
+  require_positive(alignment_bytes, "the alignment");
+  require_positive(banks, "the number of banks");
+  if (local_memory_bytes % banks != 0) {
+    throw Error(ErrorKind::kInvalid,
+                fmt::format("{} banks do not divide the local memory of {} bytes", banks,
+                            local_memory_bytes));
+  }
+  checked_multiply(npus, local_memory_bytes, "the local memory size of all NPUs");
+  return Device{std::move(name), npus, local_memory_bytes, alignment_bytes, banks};
+}
+
+// Sources (facts only):
+// - bm1684: 64 NPUs x 512 KiB, every aligned C stride a multiple of 128 bytes — the NPU spec's
+//   "128-Byte Aligned Layout" and spec/README.md (checked on a BM1684 simulator); libsophon's
+//   bm_config.h defines ADDR_ALIGN_BYTES = EU_NUM * 4 (32 lanes x 4 bytes = 128). 8 banks of 64
+//   KiB.
+// - bm1684x: TPU-MLIR (BM1684X backend, debugger target_1684x) NPU_NUM = 64, 16 banks of 16 KiB =
+//   256 KiB per lane, EU_BYTES = 64.
+// - bm1688 (TPU-MLIR "BM1686"): NPU_NUM = 32, EU_BYTES = 16, LMEM_BYTES = 128 KiB, 16 banks.
+std::span<const Device> device_presets() {
+  static const std::vector<Device> presets = {
+      make_device(64, 512 * 1024, 128, 8, "bm1684"),
+      make_device(64, 256 * 1024, 64, 16, "bm1684x"),
+      make_device(32, 128 * 1024, 16, 16, "bm1688"),
+  };
+  return presets;
+}
+
+LocalAddress locate(const Device& device, int64_t address) {
+  if (address < 0 || address >= device.total_bytes()) {
+    throw Error(ErrorKind::kOutOfRange,
+                fmt::format("address {} is outside local memory [0, {}) of {} NPUs x {} bytes",
+                            address, device.total_bytes(), device.npus, device.local_memory_bytes));
+  }
+  const int64_t offset = address % device.local_memory_bytes;
+  return {address / device.local_memory_bytes, offset, offset / device.bank_bytes()};
+}
+
+}  // namespace tessera::npu

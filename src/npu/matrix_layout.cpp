@@ -1,0 +1,91 @@
+#include "tessera/npu/matrix_layout.h"
+
+#include <fmt/format.h>
+
+#include <utility>
+
+#include "tessera/checked_arithmetic.h"
+#include "tessera/error.h"
+
+namespace tessera::npu {
+namespace {
+
+constexpr int64_t kMaxSearchedColumns = int64_t{1} << 24;
+
+void check_matrix(int64_t rows, int64_t columns) {
+  if (rows < 1)
+    throw Error(ErrorKind::kInvalid, fmt::format("rows is {}: must be at least 1", rows));
+  if (columns < 1) {
+    throw Error(ErrorKind::kInvalid, fmt::format("columns is {}: must be at least 1", columns));
+  }
+}
+
+LocalTensor matrix_tensor(Device device, int64_t rows, int64_t columns, ElementType type,
+                          int64_t address, int64_t width, NStrideRule rule) {
+  check_matrix(rows, columns);
+  if (width < 1 || width > columns) {
+    throw Error(ErrorKind::kInvalid,
+                fmt::format("W is {}: columns per channel must be in [1, {}] (the matrix has {} "
+                            "columns)",
+                            width, columns, columns));
+  }
+  LocalLayout layout;
+  layout.kind = LayoutKind::kAligned;
+  layout.n_stride_rule = rule;
+  return LocalTensor(std::move(device), {rows, ceil_divide(columns, width), 1, width}, type,
+                     address, layout);
+}
+
+}  // namespace
+
+MatrixLayout::MatrixLayout(Device device, int64_t rows, int64_t columns, ElementType type,
+                           int64_t address, int64_t width, NStrideRule n_stride_rule)
+    : rows_(rows),
+      columns_(columns),
+      width_(width),
+      tensor_(
+          matrix_tensor(std::move(device), rows, columns, type, address, width, n_stride_rule)) {}
+
+std::array<int64_t, 4> MatrixLayout::tensor_index(int64_t row, int64_t column) const {
+  if (row < 0 || row >= rows_ || column < 0 || column >= columns_) {
+    throw Error(ErrorKind::kOutOfRange,
+                fmt::format("matrix index ({},{}) is outside the {} x {} matrix", row, column,
+                            rows_, columns_));
+  }
+  return {row, column / width_, 0, column % width_};
+}
+
+ElementPlace MatrixLayout::place(int64_t row, int64_t column) const {
+  return tensor_.place(tensor_index(row, column));
+}
+
+int64_t best_matrix_width(const Device& device, int64_t rows, int64_t columns, ElementType type,
+                          int64_t address, NStrideRule n_stride_rule) {
+  check_matrix(rows, columns);
+  if (columns > kMaxSearchedColumns) {
+    throw Error(ErrorKind::kUnsupported,
+                fmt::format("the best-W search tries every W in [1, M]; M = {} is above the "
+                            "limit of {}",
+                            columns, kMaxSearchedColumns));
+  }
+  int64_t best_width = 0;
+  int64_t best_bytes = 0;
+  bool best_within_npus = false;
+  // Ascending W, so a later W replaces an equal earlier one: ties go to the larger W.
+  for (int64_t width = 1; width <= columns; ++width) {
+    const LocalTensor tensor =
+        matrix_tensor(device, rows, columns, type, address, width, n_stride_rule);
+    const int64_t bytes = tensor.bytes_reserved_per_npu();
+    const bool within_npus = tensor.shape()[1] <= device.npus;
+    const bool better = best_width == 0 || bytes < best_bytes ||
+                        (bytes == best_bytes && within_npus >= best_within_npus);
+    if (better) {
+      best_width = width;
+      best_bytes = bytes;
+      best_within_npus = within_npus;
+    }
+  }
+  return best_width;
+}
+
+}  // namespace tessera::npu

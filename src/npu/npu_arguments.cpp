@@ -1,0 +1,225 @@
+#include "tessera/npu/npu_arguments.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <map>
+
+#include "tessera/checked_arithmetic.h"
+#include "tessera/error.h"
+
+namespace tessera::npu {
+namespace {
+
+std::string_view trim(std::string_view text) {
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) {
+    text.remove_prefix(1);
+  }
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) {
+    text.remove_suffix(1);
+  }
+  return text;
+}
+
+std::string lower(std::string_view text) {
+  std::string out(text);
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return out;
+}
+
+std::vector<std::string_view> split(std::string_view text, char separator) {
+  std::vector<std::string_view> parts;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t end = text.find(separator, start);
+    parts.push_back(text.substr(start, end - start));
+    if (end == std::string_view::npos) return parts;
+    start = end + 1;
+  }
+}
+
+// `text` as a decimal or 0x hex integer; errors quote `shown` (the argument as the user wrote it).
+int64_t parse_integer_text(std::string_view text, std::string_view shown, std::string_view what);
+
+// Device sizes: an integer, optionally scaled by K/KiB (1024) or M/MiB (1024^2).
+int64_t parse_size(std::string_view text, std::string_view what) {
+  const std::string lowered = lower(trim(text));
+  std::string_view digits = lowered;
+  int64_t scale = 1;
+  for (const auto& [suffix, factor] : {std::pair<std::string_view, int64_t>{"kib", 1024},
+                                       {"mib", 1024 * 1024},
+                                       {"k", 1024},
+                                       {"m", 1024 * 1024}}) {
+    if (digits.size() > suffix.size() && digits.ends_with(suffix) && !lowered.starts_with("0x")) {
+      digits.remove_suffix(suffix.size());
+      scale = factor;
+      break;
+    }
+  }
+  return checked_multiply(parse_integer_text(digits, text, what), scale, what);
+}
+
+}  // namespace
+
+int64_t parse_address(std::string_view text, std::string_view what) {
+  return parse_integer_text(text, text, what);
+}
+
+namespace {
+
+int64_t parse_integer_text(std::string_view text, std::string_view shown, std::string_view what) {
+  const std::string_view trimmed = trim(text);
+  std::string_view digits = trimmed;
+  const bool negative = digits.starts_with('-');
+  if (negative) digits.remove_prefix(1);
+  int base = 10;
+  if (digits.starts_with("0x") || digits.starts_with("0X")) {
+    digits.remove_prefix(2);
+    base = 16;
+  }
+  uint64_t magnitude = 0;
+  const auto [end, ec] =
+      std::from_chars(digits.data(), digits.data() + digits.size(), magnitude, base);
+  if (digits.empty() || ec == std::errc::invalid_argument || end != digits.data() + digits.size()) {
+    throw Error(ErrorKind::kSyntax,
+                fmt::format("{} '{}' is not an integer (decimal or 0x hex)", what, shown));
+  }
+  if (ec == std::errc::result_out_of_range || magnitude > static_cast<uint64_t>(INT64_MAX)) {
+    throw Error(ErrorKind::kOverflow, fmt::format("{} '{}' does not fit in 64 bits", what, shown));
+  }
+  const auto value = static_cast<int64_t>(magnitude);
+  return negative ? -value : value;
+}
+
+}  // namespace
+
+std::vector<int64_t> parse_integers(std::string_view text, std::string_view what) {
+  std::vector<int64_t> values;
+  if (trim(text).empty()) return values;
+  for (std::string_view part : split(text, ',')) values.push_back(parse_address(part, what));
+  return values;
+}
+
+Device parse_device(std::string_view text) {
+  const std::string name = lower(trim(text));
+  for (const Device& preset : device_presets()) {
+    if (preset.name == name) return preset;
+  }
+  if (name.find('=') == std::string::npos) {
+    throw Error(ErrorKind::kInvalid,
+                fmt::format("unknown device '{}': use bm1684, bm1684x, bm1688 or "
+                            "npus=X,lmem=BYTES,align=BYTES[,banks=B]",
+                            text));
+  }
+  std::map<std::string, int64_t> values;
+  for (std::string_view item : split(name, ',')) {
+    const std::size_t equals = item.find('=');
+    if (equals == std::string_view::npos) {
+      throw Error(ErrorKind::kSyntax,
+                  fmt::format("device item '{}' is not key=value (in '{}')", trim(item), text));
+    }
+    const std::string key(trim(item.substr(0, equals)));
+    if (key != "npus" && key != "lmem" && key != "align" && key != "banks") {
+      throw Error(ErrorKind::kInvalid,
+                  fmt::format("unknown device key '{}' (known: npus, lmem, align, banks)", key));
+    }
+    if (values.contains(key)) {
+      throw Error(ErrorKind::kInvalid, fmt::format("device key '{}' is given twice", key));
+    }
+    values[key] = parse_size(item.substr(equals + 1), fmt::format("device {}", key));
+  }
+  for (const char* key : {"npus", "lmem", "align"}) {
+    if (!values.contains(key)) {
+      throw Error(ErrorKind::kInvalid,
+                  fmt::format("device '{}' is missing '{}=' (npus, lmem and align are required)",
+                              text, key));
+    }
+  }
+  const int64_t banks = values.contains("banks") ? values["banks"] : 1;
+  return make_device(values["npus"], values["lmem"], values["align"], banks);
+}
+
+TensorShape parse_tensor_shape(std::string_view text) {
+  const std::vector<int64_t> values = parse_integers(text, "shape component");
+  if (values.size() != 4) {
+    throw Error(ErrorKind::kInvalid,
+                fmt::format("shape '{}' has {} components; a local tensor is N,C,H,W", text,
+                            values.size()));
+  }
+  return {values[0], values[1], values[2], values[3]};
+}
+
+LocalLayout parse_layout(std::string_view text) {
+  const std::string name = lower(trim(text));
+  LocalLayout layout;
+  if (name == "aligned") return layout;
+  if (name == "compact") {
+    layout.kind = LayoutKind::kCompact;
+    return layout;
+  }
+  if (name.starts_with("strides=")) {
+    const std::vector<int64_t> values = parse_integers(std::string_view(name).substr(8), "stride");
+    if (values.size() != 4) {
+      throw Error(ErrorKind::kInvalid,
+                  fmt::format("layout '{}' gives {} strides; write strides=NS,CS,HS,WS", text,
+                              values.size()));
+    }
+    layout.kind = LayoutKind::kStrides;
+    layout.strides = {values[0], values[1], values[2], values[3]};
+    return layout;
+  }
+  throw Error(
+      ErrorKind::kInvalid,
+      fmt::format("unknown layout '{}': use aligned, compact or strides=NS,CS,HS,WS", text));
+}
+
+StorageMode parse_storage_mode(std::string_view text) {
+  const std::string name = lower(trim(text));
+  for (StorageMode mode :
+       {StorageMode::kNone, StorageMode::k4N, StorageMode::k2N, StorageMode::k2IC}) {
+    if (lower(storage_mode_name(mode)) == name) return mode;
+  }
+  throw Error(ErrorKind::kInvalid,
+              fmt::format("unknown storage mode '{}': use none, 4N, 2N or 2IC", text));
+}
+
+ElementType parse_npu_element_type(std::string_view text) {
+  const auto type = parse_element_type(trim(text));
+  if (!type) {
+    throw Error(ErrorKind::kInvalid,
+                fmt::format("unknown element type '{}' (e.g. f32, f16, bf16, s8, u8, s16, u16, "
+                            "s32, u32, or fp32, int8, uint16, ...)",
+                            text));
+  }
+  return *type;
+}
+
+LocalTensor make_local_tensor(const TensorArguments& arguments) {
+  LocalLayout layout = parse_layout(arguments.layout);
+  if (arguments.gdma_row_stride) layout.n_stride_rule = NStrideRule::kIgnoringStartNpu;
+  return LocalTensor(parse_device(arguments.device), parse_tensor_shape(arguments.shape),
+                     parse_npu_element_type(arguments.dtype), parse_address(arguments.address),
+                     layout, parse_storage_mode(arguments.mode));
+}
+
+MatrixLayout make_matrix_layout(const MatrixArguments& arguments) {
+  if (arguments.width.has_value() == arguments.best_width) {
+    throw Error(ErrorKind::kInvalid, "give exactly one of a width W and the best-W search");
+  }
+  const Device device = parse_device(arguments.device);
+  const int64_t rows = parse_address(arguments.rows, "rows");
+  const int64_t columns = parse_address(arguments.columns, "columns");
+  const ElementType type = parse_npu_element_type(arguments.dtype);
+  const int64_t address = parse_address(arguments.address);
+  const NStrideRule rule =
+      arguments.gdma_row_stride ? NStrideRule::kIgnoringStartNpu : NStrideRule::kChannelsPerNpu;
+  const int64_t width = arguments.best_width
+                            ? best_matrix_width(device, rows, columns, type, address, rule)
+                            : parse_address(*arguments.width, "W");
+  return MatrixLayout(device, rows, columns, type, address, width, rule);
+}
+
+}  // namespace tessera::npu

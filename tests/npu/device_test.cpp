@@ -1,0 +1,61 @@
+// Spec "Address of Tensor in Local Memory" and the device presets.
+#include "tessera/npu/device.h"
+
+#include <gtest/gtest.h>
+
+#include "npu/spec_device.h"
+
+namespace tessera::npu {
+namespace {
+
+using testing::expect_error;
+using testing::spec_device;
+
+// "the four addresses A = 340, B = 1472, C = 2300 and D = 3088" with X = 4, S = 1024.
+TEST(AddressOfTensorInLocalMemory, FourAddresses) {
+  const Device device = spec_device();
+  EXPECT_EQ(locate(device, 340), (LocalAddress{0, 340, 0}));
+  EXPECT_EQ(locate(device, 1472), (LocalAddress{1, 448, 0}));
+  EXPECT_EQ(locate(device, 2300), (LocalAddress{2, 252, 0}));
+  EXPECT_EQ(locate(device, 3088), (LocalAddress{3, 16, 0}));
+}
+
+TEST(AddressOfTensorInLocalMemory, ValidRangeIsZeroToXTimesS) {
+  const Device device = spec_device();
+  EXPECT_EQ(locate(device, 0), (LocalAddress{0, 0, 0}));
+  EXPECT_EQ(locate(device, 4095), (LocalAddress{3, 1023, 0}));
+  expect_error(ErrorKind::kOutOfRange, "outside local memory [0, 4096)",
+               [&] { locate(device, 4096); });
+  expect_error(ErrorKind::kOutOfRange, "address -1", [&] { locate(device, -1); });
+}
+
+TEST(AddressOfTensorInLocalMemory, BankOfAnOffset) {
+  const Device device = make_device(4, 1024, 128, 8);  // banks of 128 bytes
+  EXPECT_EQ(locate(device, 1472).bank, 448 / 128);
+  EXPECT_EQ(locate(device, 1023).bank, 7);
+  EXPECT_EQ(locate(device, 1024).bank, 0);
+}
+
+TEST(DevicePresets, MatchTheChips) {
+  const auto presets = device_presets();
+  ASSERT_EQ(presets.size(), 3u);
+  EXPECT_EQ(presets[0], make_device(64, 512 * 1024, 128, 8, "bm1684"));
+  EXPECT_EQ(presets[1], make_device(64, 256 * 1024, 64, 16, "bm1684x"));
+  EXPECT_EQ(presets[2], make_device(32, 128 * 1024, 16, 16, "bm1688"));
+  EXPECT_EQ(presets[0].total_bytes(), 32 * 1024 * 1024);
+  EXPECT_EQ(presets[1].bank_bytes(), 16 * 1024);
+}
+
+TEST(DevicePresets, InvalidDevicesAreRefused) {
+  expect_error(ErrorKind::kInvalid, "number of NPUs must be positive",
+               [] { make_device(0, 1024, 128); });
+  expect_error(ErrorKind::kInvalid, "local memory size", [] { make_device(4, -1, 128); });
+  expect_error(ErrorKind::kInvalid, "alignment must be positive", [] { make_device(4, 1024, 0); });
+  expect_error(ErrorKind::kInvalid, "banks must be positive", [] { make_device(4, 1024, 4, 0); });
+  expect_error(ErrorKind::kInvalid, "3 banks do not divide", [] { make_device(4, 1024, 4, 3); });
+  expect_error(ErrorKind::kOverflow, "overflows",
+               [] { make_device(int64_t{1} << 40, int64_t{1} << 40, 4); });
+}
+
+}  // namespace
+}  // namespace tessera::npu

@@ -1,0 +1,115 @@
+// Spec "Matrix Layout": a 2-by-40 f32 matrix on X = 4 NPUs with W = 40, 20, 10, 8, 15, 6.
+#include "tessera/npu/matrix_layout.h"
+
+#include <gtest/gtest.h>
+
+#include "npu/spec_device.h"
+
+namespace tessera::npu {
+namespace {
+
+using testing::expect_error;
+using testing::spec_device;
+
+MatrixLayout matrix(int64_t width, int64_t address = 0,
+                    NStrideRule rule = NStrideRule::kChannelsPerNpu) {
+  return MatrixLayout(spec_device(), 2, 40, ElementType::kF32, address, width, rule);
+}
+
+struct WidthCase {
+  int64_t width;
+  int64_t channels;
+  int64_t channels_per_npu;
+  int64_t row_blocks_per_npu;  // 4-byte blocks one matrix row takes in each NPU
+  int64_t last_channel_columns;
+};
+
+TEST(MatrixLayout, SixWidthsOfTheSpec) {
+  const WidthCase cases[] = {
+      {40, 1, 1, 64, 40},  // "ceil(40 / 32) * 32 = 64 blocks", all columns in NPU 0
+      {20, 2, 1, 32, 20},  // "evenly divided into NPU 0 and NPU 1 ... 32 blocks"
+      {10, 4, 1, 32, 10},  // "evenly divided into all NPUs"
+      {8, 5, 2, 64, 8},    // "C = 5 is greater than the number of NPUs ... more blocks"
+      {15, 3, 1, 32, 10},  // "in NPU 2, the number is 40 - 15 * 2 = 10"
+      {6, 7, 2, 64, 4},    // "More memory is used ... for W = 6 than W = 15"
+  };
+  for (const WidthCase& c : cases) {
+    const MatrixLayout layout = matrix(c.width);
+    EXPECT_EQ(layout.channels(), c.channels) << c.width;
+    EXPECT_EQ(layout.tensor().channels_per_npu(), c.channels_per_npu) << c.width;
+    EXPECT_EQ(layout.row_bytes_per_npu(), c.row_blocks_per_npu * 4) << c.width;
+    EXPECT_EQ(layout.last_channel_columns(), c.last_channel_columns) << c.width;
+    for (int64_t i = 0; i < 2; ++i) {
+      for (int64_t j = 0; j < 40; ++j) {
+        const ElementPlace place = layout.place(i, j);
+        EXPECT_EQ(place.npu, (j / c.width) % 4);
+        EXPECT_EQ(place.byte_offset,
+                  (i * c.row_blocks_per_npu + (j / c.width) / 4 * 32 + j % c.width) * 4);
+      }
+    }
+  }
+  EXPECT_GT(matrix(6).tensor().bytes_reserved_per_npu(),
+            matrix(15).tensor().bytes_reserved_per_npu());
+}
+
+// The spec's last-channel formula M - W*floor(M/W) is 0 when W divides M; the right one is
+// M - W*(ceil(M/W) - 1) (spec/README.md).
+TEST(MatrixLayout, LastChannelWhenWDividesM) {
+  EXPECT_EQ(matrix(20).last_channel_columns(), 20);
+  EXPECT_EQ(matrix(1).last_channel_columns(), 1);
+  EXPECT_EQ(matrix(39).last_channel_columns(), 1);
+}
+
+TEST(MatrixLayout, ElementMapsToTensorIndex) {
+  EXPECT_EQ(matrix(15).tensor_index(1, 31), (std::array<int64_t, 4>{1, 2, 0, 1}));
+  EXPECT_EQ(matrix(15).place(1, 31), (ElementPlace{2, 132, 2048 + 132}));
+}
+
+// "By selecting an appropriate W can the storage achieve the best": W = 10 uses 168 bytes per NPU
+// (32 + 10 blocks); W in 11..32 needs more, W < 10 makes C > X.
+TEST(MatrixLayout, BestWidth) {
+  EXPECT_EQ(best_matrix_width(spec_device(), 2, 40, ElementType::kF32, 0), 10);
+  EXPECT_EQ(matrix(10).tensor().bytes_reserved_per_npu(), 168);
+  EXPECT_EQ(matrix(20).tensor().bytes_reserved_per_npu(), 208);
+  EXPECT_EQ(matrix(40).tensor().bytes_reserved_per_npu(), 416);
+  // One row of 64 f32 on 4 NPUs: W = 16 (C = 4) ends at byte 63 of every NPU; larger W end
+  // later, smaller W make C > X and need a second channel row.
+  EXPECT_EQ(best_matrix_width(spec_device(), 1, 64, ElementType::kF32, 0), 16);
+  // A tie between C <= X and C > X goes to C <= X; a tie among C <= X to the larger W:
+  // a 1 x 4 s8 matrix on 4 NPUs: W = 1 (C = 4) and W = 2..4 end at byte W - 1; W = 1 wins.
+  EXPECT_EQ(best_matrix_width(spec_device(), 1, 4, ElementType::kS8, 0), 1);
+  // With one NPU every W ends at the same aligned size for one row: ties go to the larger W.
+  const Device one = make_device(1, 1024, 128);
+  EXPECT_EQ(best_matrix_width(one, 1, 4, ElementType::kF32, 0), 4);
+}
+
+TEST(MatrixLayout, GdmaRowStrideOption) {
+  // Start at NPU 3 with C = 2: the spec reserves ceil((3+2)/4) = 2 rows, GDMA ceil(2/4) = 1.
+  const MatrixLayout spec = matrix(20, 3072);
+  const MatrixLayout gdma = matrix(20, 3072, NStrideRule::kIgnoringStartNpu);
+  EXPECT_EQ(spec.row_bytes_per_npu(), 256);
+  EXPECT_EQ(gdma.row_bytes_per_npu(), 128);
+  EXPECT_EQ(spec.place(1, 20), (ElementPlace{0, 256 + 128, 256 + 128}));
+  EXPECT_EQ(gdma.place(1, 20), (ElementPlace{0, 128 + 128, 128 + 128}));
+  EXPECT_EQ(gdma.place(1, 0), (ElementPlace{3, 128, 3072 + 128}));
+  // From NPU 0 the two rules agree.
+  EXPECT_EQ(matrix(8).row_bytes_per_npu(),
+            matrix(8, 0, NStrideRule::kIgnoringStartNpu).row_bytes_per_npu());
+}
+
+TEST(MatrixLayout, Errors) {
+  expect_error(ErrorKind::kInvalid, "W is 0", [] { matrix(0); });
+  expect_error(ErrorKind::kInvalid, "W is 41", [] { matrix(41); });
+  expect_error(ErrorKind::kInvalid, "rows is 0",
+               [] { MatrixLayout(spec_device(), 0, 40, ElementType::kF32, 0, 4); });
+  expect_error(ErrorKind::kInvalid, "columns is -3",
+               [] { best_matrix_width(spec_device(), 2, -3, ElementType::kF32, 0); });
+  expect_error(ErrorKind::kOutOfRange, "outside the 2 x 40 matrix", [] { matrix(10).place(2, 0); });
+  expect_error(ErrorKind::kOutOfRange, "(0,40)", [] { matrix(10).place(0, 40); });
+  expect_error(ErrorKind::kInvalid, "multiple of 128", [] { matrix(10, 64); });
+  expect_error(ErrorKind::kDoesNotFit, "by 672 bytes",
+               [] { MatrixLayout(spec_device(), 4, 40, ElementType::kF32, 768, 40).place(0, 0); });
+}
+
+}  // namespace
+}  // namespace tessera::npu
