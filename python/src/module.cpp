@@ -8,4 +8,5 @@ NB_MODULE(_tessera, module) {
   tessera::python::bind_errors(module);
   tessera::python::bind_index_map(module);
   tessera::python::bind_layout(module);
+  tessera::python::bind_npu(module);
 }

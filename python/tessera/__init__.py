@@ -11,6 +11,7 @@ The heavy lifting is the C++ library (the same one the `tessera` CLI uses); erro
 
 from __future__ import annotations
 
+from . import npu
 from ._dtypes import numpy_dtype, xla_element_type
 from ._tessera import (
     BufferSizeError,
@@ -38,6 +39,7 @@ __all__ = [
     "OutOfRangeError",
     "SizeOverflowError",
     "UnsupportedError",
+    "npu",
     "numpy_dtype",
     "xla_element_type",
 ]

@@ -45,3 +45,23 @@ def test_index_errors_carry_the_cli_message():
     with pytest.raises(tessera.OutOfRangeError) as caught:
         tessera.Layout("f32[3,5]{1,0:T(2,2)}").linear_index((1, 7))
     assert result.stderr == f"error: {caught.value}\n"
+
+
+def test_npu_info_is_the_cli_report():
+    from tessera import npu
+
+    args = ["--device", "bm1684", "--shape", "4,100,7,7", "--dtype", "f16", "--address", "0x8000", "--layout", "compact"]
+    tensor = npu.Tensor("bm1684", (4, 100, 7, 7), "f16", address=0x8000, layout="compact")
+    assert tensor.info() == json.loads(cli("npu", "info", *args, "--json").stdout)
+    result = cli("npu", "info", "--device", "bm1684", "--shape", "4,100,7,7", "--dtype", "s16", "--address", "0", "--layout", "aligned", "--mode", "4N")
+    with pytest.raises(tessera.Error) as caught:
+        npu.Tensor("bm1684", (4, 100, 7, 7), "s16", mode="4N")
+    assert result.returncode == 2 and result.stderr == f"error: {caught.value}\n"
+
+
+def test_npu_matrix_best_w_is_the_cli_report():
+    from tessera import npu
+
+    report = json.loads(cli("npu", "matrix", "--device", "bm1684", "--rows", "3", "--cols", "1000", "--dtype", "f32",
+                            "--address", "0", "--best-w", "--json").stdout)
+    assert npu.Matrix("bm1684", 3, 1000, "f32").info() == report
