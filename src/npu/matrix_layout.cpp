@@ -10,7 +10,7 @@
 namespace tessera::npu {
 namespace {
 
-constexpr int64_t kMaxSearchedColumns = int64_t{1} << 24;
+constexpr int64_t kMaxSearchedColumns = int64_t{1} << 32;
 
 void check_matrix(int64_t rows, int64_t columns) {
   if (rows < 1)
@@ -71,8 +71,11 @@ int64_t best_matrix_width(const Device& device, int64_t rows, int64_t columns, E
   int64_t best_width = 0;
   int64_t best_bytes = 0;
   bool best_within_npus = false;
+  // Among the W giving the same C = ceil(M/W), the band (N-1)*NS + (rows-1)*CS + W elements grows
+  // strictly with W (NS and CS = align(W) never shrink), so only the smallest such W can win:
+  // visiting those, O(sqrt(M)) of them, finds the same W as trying every W in [1, M].
   // Ascending W, so a later W replaces an equal earlier one: ties go to the larger W.
-  for (int64_t width = 1; width <= columns; ++width) {
+  for (int64_t width = 1;; width = ceil_divide(columns, ceil_divide(columns, width) - 1)) {
     const LocalTensor tensor =
         matrix_tensor(device, rows, columns, type, address, width, n_stride_rule);
     const int64_t bytes = tensor.bytes_reserved_per_npu();
@@ -84,6 +87,7 @@ int64_t best_matrix_width(const Device& device, int64_t rows, int64_t columns, E
       best_bytes = bytes;
       best_within_npus = within_npus;
     }
+    if (tensor.shape()[1] == 1) break;
   }
   return best_width;
 }

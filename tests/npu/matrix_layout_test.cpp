@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
+
 #include "npu/spec_device.h"
 
 namespace tessera::npu {
@@ -81,6 +83,38 @@ TEST(MatrixLayout, BestWidth) {
   // With one NPU every W ends at the same aligned size for one row: ties go to the larger W.
   const Device one = make_device(1, 1024, 128);
   EXPECT_EQ(best_matrix_width(one, 1, 4, ElementType::kF32, 0), 4);
+}
+
+// The search visits only the smallest W of every channel count; trying every W agrees.
+TEST(MatrixLayout, BestWidthAgreesWithTryingEveryWidth) {
+  std::mt19937_64 random(3);
+  const auto uniform = [&](int64_t low, int64_t high) {
+    return std::uniform_int_distribution<int64_t>(low, high)(random);
+  };
+  for (int trial = 0; trial < 300; ++trial) {
+    const Device device = make_device(uniform(1, 8), 1 << 20, int64_t{1} << uniform(0, 7));
+    const int64_t rows = uniform(1, 5);
+    const int64_t columns = uniform(1, 300);
+    const ElementType type = trial % 2 ? ElementType::kF32 : ElementType::kS8;
+    const int64_t address = uniform(0, device.npus - 1) * device.local_memory_bytes;
+    const NStrideRule rule =
+        trial % 3 ? NStrideRule::kChannelsPerNpu : NStrideRule::kIgnoringStartNpu;
+    int64_t expected = 0, best_bytes = 0;
+    bool best_within = false;
+    for (int64_t w = 1; w <= columns; ++w) {
+      const MatrixLayout layout(device, rows, columns, type, address, w, rule);
+      const int64_t bytes = layout.tensor().bytes_reserved_per_npu();
+      const bool within = layout.channels() <= device.npus;
+      if (expected == 0 || bytes < best_bytes || (bytes == best_bytes && within >= best_within)) {
+        expected = w;
+        best_bytes = bytes;
+        best_within = within;
+      }
+    }
+    EXPECT_EQ(best_matrix_width(device, rows, columns, type, address, rule), expected)
+        << "X=" << device.npus << " align=" << device.alignment_bytes << " " << rows << "x"
+        << columns;
+  }
 }
 
 TEST(MatrixLayout, GdmaRowStrideOption) {

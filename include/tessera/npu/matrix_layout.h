@@ -50,7 +50,7 @@ class MatrixLayout {
 // The W in [1, M] whose layout needs the least local memory per NPU (bytes_reserved_per_npu: from
 // the start offset to the last byte of the busiest NPU); ties go to C <= X, then to the larger W
 // (fewer channels). Throws like MatrixLayout (rows, columns, address) and Error(kUnsupported) for
-// M above 2^24. Example (X=4, 128-byte alignment, f32 2x40 at NPU 0): W=10 (C=4) with 168 bytes,
+// M above 2^32. Example (X=4, 128-byte alignment, f32 2x40 at NPU 0): W=10 (C=4) with 168 bytes,
 // against 208 for W=20 and 416 for W=40 and W=8.
 int64_t best_matrix_width(const Device& device, int64_t rows, int64_t columns, ElementType type,
                           int64_t address,
