@@ -12,6 +12,8 @@ void bind_errors(nanobind::module_& module);
 void bind_index_map(nanobind::module_& module);
 // tessera.Layout: an XLA shape with layout (TiledLayout).
 void bind_layout(nanobind::module_& module);
+// tessera.Relayout (the relayout engine's plans) and output buffers.
+void bind_relayout(nanobind::module_& module);
 // tessera.npu: Device, Tensor, Matrix, best_w.
 void bind_npu(nanobind::module_& module);
 

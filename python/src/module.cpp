@@ -9,4 +9,5 @@ NB_MODULE(_tessera, module) {
   tessera::python::bind_index_map(module);
   tessera::python::bind_layout(module);
   tessera::python::bind_npu(module);
+  tessera::python::bind_relayout(module);
 }

@@ -75,6 +75,33 @@ def _check_out(out: Optional[np.ndarray], nbytes: int) -> np.ndarray:
     return view
 
 
+def _has_holes(index_map: IndexMap) -> bool:
+    """Whether some buffer offsets are no position of the digit form (NPU alignment gaps, the
+    rest of the local memory image): the relayout engine fills only the padding positions of its
+    boxes, so those offsets are filled here first. Layouts without a digit form count as holey."""
+    if not index_map.has_digit_form:
+        return True
+    positions = 1
+    for _, _, extent, _ in index_map.digits:
+        positions *= extent
+    return positions < index_map.size_elements
+
+
+def _prefill(destination: np.ndarray, index_map: IndexMap, fill_bits: int) -> None:
+    """Writes the fill element into every element slot of `destination` (one pass)."""
+    bits = index_map.element_bits
+    size = index_map.size_bytes
+    if bits in (8, 16, 32, 64):
+        destination[:size].view(_unsigned(bits)).fill(fill_bits)
+    elif bits < 8 and 8 % bits == 0:
+        pattern = 0
+        for k in range(8 // bits):
+            pattern |= (fill_bits & ((1 << bits) - 1)) << (k * bits)
+        destination[:size].fill(pattern)
+    else:  # wider elements (c128): only a zero fill is accepted by _fill_bits
+        destination[:size].fill(0)
+
+
 def to_physical(
     array: Any,
     layout: LayoutLike,
@@ -113,14 +140,17 @@ def to_physical(
     widened = _widened_bits(storage_bits, index_map.element_bits)
     if widened:
         source = source.view(_unsigned(storage_bits)).astype(_unsigned(widened))
+    fill_bits = _fill_bits(fill, source.dtype)
     plan = _tessera.Relayout(
         _row_major(dtype, source.shape, widened).index_map,
         index_map,
         threads=threads,
-        fill_bits=_fill_bits(fill, source.dtype),
+        fill_bits=fill_bits,
         keep_padding=keep_padding,
     )
     destination = _check_out(out, index_map.size_bytes)
+    if not keep_padding and _has_holes(index_map):
+        _prefill(destination, index_map, fill_bits)
     plan.execute(_bytes_view(source), destination)
     return destination if out is None else out
 
@@ -185,8 +215,10 @@ def convert(
     raw = np.frombuffer(buffer, dtype=np.uint8) if not isinstance(buffer, np.ndarray) else buffer
     raw = _bytes_view(np.asarray(raw, order="C"))
     dtype = numpy_dtype(destination.dtype)
-    plan = _tessera.Relayout(source.index_map, destination.index_map, threads=threads,
-                             fill_bits=_fill_bits(fill, dtype))
+    fill_bits = _fill_bits(fill, dtype)
+    plan = _tessera.Relayout(source.index_map, destination.index_map, threads=threads, fill_bits=fill_bits)
     result = _check_out(out, destination.index_map.size_bytes)
+    if _has_holes(destination.index_map):
+        _prefill(result, destination.index_map, fill_bits)
     plan.execute(raw, result)
     return result if out is None else out
