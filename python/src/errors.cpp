@@ -35,7 +35,9 @@ PyObject* base_class = nullptr;
 std::array<PyObject*, kKindClasses.size()> kind_classes{};
 
 PyObject* new_class(nb::module_& module, const char* name, PyObject* base, const char* doc) {
-  const std::string qualified = std::string("tessera.") + name;
+  // Named after the extension so its stubs define the classes; tessera/__init__.py re-homes them
+  // to `tessera` for readable tracebacks.
+  const std::string qualified = std::string("tessera._tessera.") + name;
   PyObject* type = PyErr_NewExceptionWithDoc(qualified.c_str(), doc, base, nullptr);
   if (type == nullptr) throw nb::python_error();
   module.attr(name) = nb::borrow(type);

@@ -57,3 +57,9 @@ __all__ = [
     "xla_element_type",
 ]
 __version__ = "0.1.0"
+
+# Tracebacks say tessera.InvalidLayoutError, not tessera._tessera.InvalidLayoutError.
+for _error in (Error, BufferSizeError, DoesNotFitError, InvalidLayoutError, IoError, NotationError,
+               OutOfRangeError, SizeOverflowError, UnsupportedError):
+    _error.__module__ = "tessera"
+del _error
