@@ -171,3 +171,13 @@ def test_row_major_array_straight_into_a_bm1684_tensor():
     npu_index, offset = tensor.place((3, 200, 55, 1))
     start = npu_index * tensor.device.local_memory_bytes + offset
     assert image[start : start + 4].view(np.float32)[0] == x[3, 200, 55, 1]
+
+
+def test_npu_image_gaps_take_the_fill_value():
+    tensor = tessera.npu.Tensor("npus=4,lmem=1024,align=128", (2, 3, 4, 5), "f32", address=2048)
+    x = np.zeros((2, 3, 4, 5), np.float32)
+    image = tessera.to_physical(x, tensor, fill=1.5).view(np.float32)
+    assert np.count_nonzero(image == 1.5) == image.size - x.size
+    keep = np.full(tensor.size_bytes, 0xAB, np.uint8)
+    tessera.to_physical(x, tensor, out=keep, keep_padding=True)
+    assert np.count_nonzero(keep == 0xAB) == keep.size - x.nbytes
