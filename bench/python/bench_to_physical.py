@@ -71,9 +71,12 @@ def run_case(name, dtype, shape, layout_text, numpy_version, threads, rounds):
     numpy_version(x, numpy_out)
     assert np.array_equal(numpy_out, expected), f"{name}: the NumPy expression disagrees"
     times = {key: [] for key in methods}
-    for _ in range(rounds):
-        for key, function in methods.items():
-            times[key].append(timed(function))
+    keys = list(methods)
+    for round_index in range(rounds):
+        # Rotate the order every round so that no method always follows the same neighbour.
+        shift = round_index % len(keys)
+        for key in keys[shift:] + keys[:shift]:
+            times[key].append(timed(methods[key]))
     logical = x.nbytes
     result = {"case": name, "threads": threads, "logical_bytes": logical, "median_ms": {}, "GB_per_s": {}}
     for key, samples in times.items():
@@ -103,7 +106,7 @@ def cpp_bench(path: str, name: str, threads: int, repetitions: int) -> float | N
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--threads", type=int, nargs="+", default=[1, 2])
-    parser.add_argument("--rounds", type=int, default=15)
+    parser.add_argument("--rounds", type=int, default=21)
     parser.add_argument("--cpp-bench", help="path to tessera_bench, for BM_Relayout in the same run")
     args = parser.parse_args()
     for threads in args.threads:
