@@ -48,7 +48,8 @@ class BufferCache {
       std::free(data);
       return;
     }
-    while (!buffers_.empty() && (buffers_.size() >= kCachedBuffers || total_ + bytes > kCachedBytes)) {
+    while (!buffers_.empty() &&
+           (buffers_.size() >= kCachedBuffers || total_ + bytes > kCachedBytes)) {
       std::free(buffers_.front().data);
       total_ -= buffers_.front().bytes;
       buffers_.erase(buffers_.begin());

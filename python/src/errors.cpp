@@ -20,7 +20,8 @@ struct KindClass {
 };
 
 constexpr std::array<KindClass, 8> kKindClasses = {{
-    {ErrorKind::kSyntax, "NotationError", "Malformed layout notation; the message shows the column."},
+    {ErrorKind::kSyntax, "NotationError",
+     "Malformed layout notation; the message shows the column."},
     {ErrorKind::kInvalid, "InvalidLayoutError", "Well-formed but meaningless (zero tile, ...)."},
     {ErrorKind::kUnsupported, "UnsupportedError", "Valid input tessera does not model."},
     {ErrorKind::kOutOfRange, "OutOfRangeError", "An index, offset or address outside its domain."},

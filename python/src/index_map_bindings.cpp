@@ -1,10 +1,9 @@
 // tessera.IndexMap and the vectorised index <-> offset maps shared by every layout class.
+#include <fmt/format.h>
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
-
-#include <fmt/format.h>
 
 #include <string>
 
@@ -32,8 +31,9 @@ Int64Array as_int64_array(nb::handle object, const char* what) {
   const std::string kind = nb::cast<std::string>(array.attr("dtype").attr("kind"));
   const bool empty = nb::cast<std::size_t>(array.attr("size")) == 0;
   if (kind != "i" && kind != "u" && !empty) {
-    throw Error(ErrorKind::kInvalid, fmt::format("{} must be integers, not dtype {}", what,
-                                                 nb::cast<std::string>(nb::str(array.attr("dtype")))));
+    throw Error(ErrorKind::kInvalid,
+                fmt::format("{} must be integers, not dtype {}", what,
+                            nb::cast<std::string>(nb::str(array.attr("dtype")))));
   }
   return nb::cast<Int64Array>(numpy.attr("ascontiguousarray")(array, "int64"));
 }
@@ -93,8 +93,8 @@ void bind_index_map(nb::module_& module) {
   nb::class_<IndexMap>(module, "IndexMap",
                        "The canonical form every layout compiles into: logical index -> element "
                        "offset in a buffer whose other offsets are padding.")
-      .def_prop_ro("dims", [](const IndexMap& m) { return as_tuple(m.dims()); },
-                   "Logical dimensions.")
+      .def_prop_ro(
+          "dims", [](const IndexMap& m) { return as_tuple(m.dims()); }, "Logical dimensions.")
       .def_prop_ro("rank", &IndexMap::rank)
       .def_prop_ro("element_bits", &IndexMap::element_bits, "Bits one element occupies.")
       .def_prop_ro("size_elements", &IndexMap::size_elements,
@@ -115,9 +115,10 @@ void bind_index_map(nb::module_& module) {
           },
           "The digit form as (dimension, weight, extent, stride) tuples, most major first "
           "(dimension -1 marks a padding axis); empty when the layout has none.")
-      .def("linear_index",
-           [](const IndexMap& m, std::vector<int64_t> index) { return m.linear_index(index); },
-           nb::arg("index"), "Element offset of a logical index.")
+      .def(
+          "linear_index",
+          [](const IndexMap& m, std::vector<int64_t> index) { return m.linear_index(index); },
+          nb::arg("index"), "Element offset of a logical index.")
       .def("unindex", &unindex, nb::arg("offset"),
            "Logical index stored at an element offset, or None for padding.")
       .def("linear_indices", &linear_indices, nb::arg("indices"), nb::sig(kLinearIndicesSignature),

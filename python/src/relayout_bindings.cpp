@@ -43,17 +43,18 @@ void bind_relayout(nb::module_& module) {
       "A conversion between two layouts (IndexMaps) of one logical array, planned once and\n"
       "executed on byte buffers many times (the C++ relayout engine: common refinement, SIMD\n"
       "kernels, threads). Most code calls tessera.to_physical / from_physical / convert instead.")
-      .def("__init__",
-           [](relayout::RelayoutPlan* self, const IndexMap& source, const IndexMap& destination,
-              int threads, uint64_t fill_bits, bool keep_padding, bool sign_extend) {
-             new (self) relayout::RelayoutPlan(
-                 make_plan(source, destination, threads, fill_bits, keep_padding, sign_extend));
-           },
-           nb::arg("source"), nb::arg("destination"), nb::kw_only(), nb::arg("threads") = 0,
-           nb::arg("fill_bits") = 0, nb::arg("keep_padding") = false, nb::arg("sign_extend") = false,
-           "threads: 0 for all cores. fill_bits: the bit pattern written into destination padding\n"
-           "(its low element_bits bits). keep_padding: leave destination padding untouched.\n"
-           "sign_extend: when unpacking sub-byte elements into wider ones, sign-extend.")
+      .def(
+          "__init__",
+          [](relayout::RelayoutPlan* self, const IndexMap& source, const IndexMap& destination,
+             int threads, uint64_t fill_bits, bool keep_padding, bool sign_extend) {
+            new (self) relayout::RelayoutPlan(
+                make_plan(source, destination, threads, fill_bits, keep_padding, sign_extend));
+          },
+          nb::arg("source"), nb::arg("destination"), nb::kw_only(), nb::arg("threads") = 0,
+          nb::arg("fill_bits") = 0, nb::arg("keep_padding") = false, nb::arg("sign_extend") = false,
+          "threads: 0 for all cores. fill_bits: the bit pattern written into destination padding\n"
+          "(its low element_bits bits). keep_padding: leave destination padding untouched.\n"
+          "sign_extend: when unpacking sub-byte elements into wider ones, sign-extend.")
       .def("execute", &execute, nb::arg("source"), nb::arg("destination"),
            "Copies every element of `source` (1-D uint8, at least source_bytes long) into\n"
            "`destination` (1-D writable uint8, at least destination_bytes). The GIL is released.\n"
