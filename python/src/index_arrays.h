@@ -5,7 +5,9 @@
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
 
+#include <cstddef>
 #include <optional>
+#include <vector>
 
 #include "numpy_arrays.h"
 #include "tessera/index_map.h"
@@ -17,6 +19,14 @@ using Int64Array = nanobind::ndarray<const int64_t, nanobind::c_contig, nanobind
 // Any integer array-like (ndarray of any integer dtype and order, nested lists) as a contiguous
 // int64 array; copies only when it is not one already. Raises tessera.Error for non-integers.
 Int64Array as_int64_array(nanobind::handle object, const char* what);
+
+// The shape [...] and row count of an index array [..., rank]; raises tessera.Error when the
+// last axis is not `rank` long.
+struct LeadingShape {
+  std::vector<std::size_t> shape;
+  std::size_t rows;
+};
+LeadingShape leading_shape(const Int64Array& indices, std::size_t rank);
 
 // indices: int array [..., rank] -> offsets [...]. Raises OutOfRangeError for an index outside
 // the dims. Example: Layout.parse("f32[3,5]{1,0:T(2,2)}").linear_indices([[2,3],[0,0]]) == [17,0].

@@ -9,21 +9,13 @@
 
 #include "bindings.h"
 #include "index_arrays.h"
+#include "python_values.h"
 #include "tessera/error.h"
 #include "tessera/index_map.h"
 
 namespace nb = nanobind;
 
 namespace tessera::python {
-namespace {
-
-nb::tuple as_tuple(const std::vector<int64_t>& values) {
-  nb::list list;
-  for (int64_t v : values) list.append(v);
-  return nb::tuple(list);
-}
-
-}  // namespace
 
 Int64Array as_int64_array(nb::handle object, const char* what) {
   nb::module_ numpy = nb::module_::import_("numpy");
@@ -38,21 +30,25 @@ Int64Array as_int64_array(nb::handle object, const char* what) {
   return nb::cast<Int64Array>(numpy.attr("ascontiguousarray")(array, "int64"));
 }
 
-NumpyArray<int64_t> linear_indices(const IndexMap& map, nb::handle indices_object) {
-  const Int64Array indices = as_int64_array(indices_object, "indices");
-  const std::size_t rank = static_cast<std::size_t>(map.rank());
+LeadingShape leading_shape(const Int64Array& indices, std::size_t rank) {
   if (indices.ndim() == 0 || indices.shape(indices.ndim() - 1) != rank) {
     throw Error(ErrorKind::kInvalid,
                 fmt::format("indices must be an integer array of shape [..., {}] (one row per "
-                            "logical index of this rank-{} layout)",
+                            "logical index of rank {})",
                             rank, rank));
   }
-  std::vector<std::size_t> shape;
-  std::size_t rows = 1;
+  LeadingShape result{{}, 1};
   for (std::size_t i = 0; i + 1 < indices.ndim(); ++i) {
-    shape.push_back(indices.shape(i));
-    rows *= indices.shape(i);
+    result.shape.push_back(indices.shape(i));
+    result.rows *= indices.shape(i);
   }
+  return result;
+}
+
+NumpyArray<int64_t> linear_indices(const IndexMap& map, nb::handle indices_object) {
+  const Int64Array indices = as_int64_array(indices_object, "indices");
+  const std::size_t rank = static_cast<std::size_t>(map.rank());
+  const auto [shape, rows] = leading_shape(indices, rank);
   auto out = std::make_unique<int64_t[]>(rows);
   {
     nb::gil_scoped_release release;

@@ -8,6 +8,7 @@
 
 #include "bindings.h"
 #include "index_arrays.h"
+#include "python_values.h"
 #include "tessera/checked_arithmetic.h"
 #include "tessera/xla/layout_report.h"
 #include "tessera/xla/notation.h"
@@ -22,18 +23,6 @@ using xla::TiledLayout;
 
 TiledLayout parse_layout(std::string_view text) {
   return TiledLayout(xla::parse_shape(text));
-}
-
-nb::tuple as_tuple(const std::vector<int64_t>& values) {
-  nb::list list;
-  for (int64_t v : values) list.append(v);
-  return nb::tuple(list);
-}
-
-// JSON from the library becomes plain Python objects through the standard json module, so the
-// dict is exactly what `tessera info --json` prints.
-nb::object json_to_python(const nlohmann::ordered_json& json) {
-  return nb::module_::import_("json").attr("loads")(json.dump());
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 
 #include "bindings.h"
 #include "index_arrays.h"
+#include "python_values.h"
 #include "tessera/error.h"
 #include "tessera/npu/device.h"
 #include "tessera/npu/footprint.h"
@@ -36,10 +37,6 @@ struct Matrix : MatrixLayout {
       : MatrixLayout(std::move(layout)), searched(searched_width) {}
   bool searched;
 };
-
-nb::object json_to_python(const nlohmann::ordered_json& json) {
-  return nb::module_::import_("json").attr("loads")(json.dump());
-}
 
 // A device given as a Device or as text ("bm1684", "npus=4,lmem=1024,align=128").
 Device as_device(nb::handle device) {
@@ -79,16 +76,7 @@ std::string layout_text(const npu::LocalLayout& layout) {
 template <typename PlaceOf>
 NumpyArray<int64_t> places(nb::handle indices_object, std::size_t rank, PlaceOf place_of) {
   const Int64Array indices = as_int64_array(indices_object, "indices");
-  if (indices.ndim() == 0 || indices.shape(indices.ndim() - 1) != rank) {
-    throw Error(ErrorKind::kInvalid,
-                fmt::format("indices must be an integer array of shape [..., {}]", rank));
-  }
-  std::vector<std::size_t> shape;
-  std::size_t rows = 1;
-  for (std::size_t i = 0; i + 1 < indices.ndim(); ++i) {
-    shape.push_back(indices.shape(i));
-    rows *= indices.shape(i);
-  }
+  auto [shape, rows] = leading_shape(indices, rank);
   shape.push_back(2);
   auto out = std::make_unique<int64_t[]>(rows * 2);
   {
@@ -101,12 +89,6 @@ NumpyArray<int64_t> places(nb::handle indices_object, std::size_t rank, PlaceOf 
     }
   }
   return give_to_numpy(std::move(out), shape);
-}
-
-nb::tuple as_tuple(std::span<const int64_t> values) {
-  nb::list list;
-  for (int64_t v : values) list.append(v);
-  return nb::tuple(list);
 }
 
 void bind_device(nb::module_& m) {
