@@ -231,6 +231,7 @@ TEST(RelayoutPlan, LargeCasesUseFastKernelsAndMatchTheReference) {
       {"f32[32,256]{1,0:T(8,128)}", "f32[32,256]{0,1:T(8,128)}"},
       {"f32[256,256]{1,0:T(8,128)}", "f32[256,256]{0,1:T(8,128)}"},  // 8x8 tiles grouped
       {"pred[64,256]{1,0}", "pred[64,256]{1,0:T(32,128)(32,1)E(1)}"},
+      {"pred[32,4160]{1,0}", "pred[32,4160]{1,0:T(32,128)(32,1)E(1)}"},  // > one column block
       {"f32[40,300]{1,0}", "f32[40,300]{1,0:T(8,128)}"},
       // 4 MiB outputs: written with non-temporal stores.
       {"f32[1024,1024]{1,0}", "f32[1024,1024]{0,1}"},
