@@ -244,12 +244,13 @@ void bits_box(const StridedBox& box, const CopyKernel& k, const std::byte* sourc
   });
 }
 
-void pack_bits_box(const StridedBox& box, const std::byte* source, std::byte* destination) {
+void pack_bits_box(const StridedBox& box, bool streaming, const std::byte* source,
+                   std::byte* destination) {
   const StridedAxis& inner = box.axes[0];
   const StridedAxis& pair = box.axes[1];
   for_each_outer(box, 2, [&](int64_t s, int64_t d) {
     std::byte* to = destination + d / 8;
-    if (pack_bits_32_rows(source + s, inner.source_stride, pair.count, to)) return;
+    if (pack_bits_32_rows(source + s, inner.source_stride, pair.count, to, streaming)) return;
     for (int64_t j = 0; j < pair.count; ++j) {
       uint32_t word = 0;
       for (int i = 0; i < 32; ++i) {
@@ -309,6 +310,7 @@ CopyKernel choose_copy_kernel(StridedBox& box, int source_bits, int destination_
       std::all_of(box.axes.begin() + 2, box.axes.end(),
                   [](const StridedAxis& a) { return a.destination_stride % 32 == 0; })) {
     k.kind = KernelKind::kPackBits;
+    k.streaming = streaming && has_avx2();
     sort_outer_by_source(box, 2);
   }
   return k;
@@ -342,7 +344,8 @@ void copy_box(const StridedBox& box, const CopyKernel& k, const std::byte* sourc
       strided_box(box, k.source_bits / 8, source, destination);
       return;
     case KernelKind::kPackBits:
-      pack_bits_box(box, source, destination);
+      pack_bits_box(box, k.streaming, source, destination);
+      if (k.streaming) store_fence();
       return;
     case KernelKind::kBits:
       bits_box(box, k, source, destination);

@@ -4,6 +4,7 @@
 // them too (this build machine, an AMD EPYC, has no AVX-512 to test such kernels on).
 #include "relayout/simd_kernels.h"
 
+#include <algorithm>
 #include <cstring>
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -170,33 +171,40 @@ TESSERA_AVX2 void transpose_16x16_avx2(const float* const* rows, float* const* d
   }
 }
 
-// For 32 columns at a time: per group of 8 rows, byte c of `group` collects bit 0 of rows
-// 8g..8g+7 at column c (Horner: double, then or in the next row's bit; bytes never carry), so
-// the four group vectors hold each column's word as 4 bytes, which a 4-way interleave puts in
-// place. No bit-matrix transpose needed.
+// Per group of 8 rows, byte c of a group vector collects bit 0 of rows 8g..8g+7 at column c
+// (Horner: double, then or in the next row's bit; bytes never carry), so the four group vectors
+// hold each column's word as 4 bytes, which a 4-way interleave puts in place. No bit-matrix
+// transpose. Columns go in blocks through an L1 buffer so only 8 rows are read at a time
+// (32 concurrent row streams defeat the prefetcher).
 TESSERA_AVX2 void pack_bits_avx2(const std::byte* source, int64_t row_bytes, int64_t columns,
-                                 std::byte* destination) {
+                                 std::byte* destination, bool streaming) {
+  constexpr int64_t kBlock = 2048;
+  alignas(32) std::byte groups[4][kBlock];
   const __m256i one = _mm256_set1_epi8(1);
-  for (int64_t j = 0; j < columns; j += 32) {
-    __m256i group[4];
+  for (int64_t jb = 0; jb < columns; jb += kBlock) {
+    const int64_t width = std::min(kBlock, columns - jb);
     for (int g = 0; g < 4; ++g) {
-      __m256i bits = _mm256_setzero_si256();
-      for (int r = 7; r >= 0; --r) {
-        const __m256i row = load(source + (8 * g + r) * row_bytes + j);
-        bits = _mm256_or_si256(_mm256_add_epi8(bits, bits), _mm256_and_si256(row, one));
+      for (int64_t j = 0; j < width; j += 32) {
+        __m256i bits = _mm256_setzero_si256();
+        for (int r = 7; r >= 0; --r) {
+          const __m256i row = load(source + (8 * g + r) * row_bytes + jb + j);
+          bits = _mm256_or_si256(_mm256_add_epi8(bits, bits), _mm256_and_si256(row, one));
+        }
+        _mm256_store_si256(reinterpret_cast<__m256i*>(groups[g] + j), bits);
       }
-      group[g] = bits;
     }
-    __m256i p_low, p_high, q_low, q_high, o0, o1, o2, o3;
-    interleave(group[0], group[1], 1, p_low, p_high);
-    interleave(group[2], group[3], 1, q_low, q_high);
-    interleave(p_low, q_low, 2, o0, o1);
-    interleave(p_high, q_high, 2, o2, o3);
-    std::byte* out = destination + j * 4;
-    store(out, o0, false);
-    store(out + 32, o1, false);
-    store(out + 64, o2, false);
-    store(out + 96, o3, false);
+    for (int64_t j = 0; j < width; j += 32) {
+      __m256i p_low, p_high, q_low, q_high, o0, o1, o2, o3;
+      interleave(load(groups[0] + j), load(groups[1] + j), 1, p_low, p_high);
+      interleave(load(groups[2] + j), load(groups[3] + j), 1, q_low, q_high);
+      interleave(p_low, q_low, 2, o0, o1);
+      interleave(p_high, q_high, 2, o2, o3);
+      std::byte* out = destination + (jb + j) * 4;
+      store(out, o0, streaming);
+      store(out + 32, o1, streaming);
+      store(out + 64, o2, streaming);
+      store(out + 96, o3, streaming);
+    }
   }
 }
 
@@ -249,9 +257,9 @@ bool interleave_rows(const std::byte* source, int64_t source_row_bytes, int rows
 }
 
 bool pack_bits_32_rows(const std::byte* source, int64_t source_row_bytes, int64_t columns,
-                       std::byte* destination) {
+                       std::byte* destination, bool streaming) {
   if (!has_avx2() || columns % 32 != 0) return false;
-  pack_bits_avx2(source, source_row_bytes, columns, destination);
+  pack_bits_avx2(source, source_row_bytes, columns, destination, streaming);
   return true;
 }
 
@@ -275,7 +283,7 @@ bool interleave_rows(const std::byte*, int64_t, int, int, int64_t, std::byte*, b
                      int64_t, int64_t) {
   return false;
 }
-bool pack_bits_32_rows(const std::byte*, int64_t, int64_t, std::byte*) {
+bool pack_bits_32_rows(const std::byte*, int64_t, int64_t, std::byte*, bool) {
   return false;
 }
 

@@ -36,6 +36,6 @@ bool interleave_rows(const std::byte* source, int64_t source_row_bytes, int rows
 // Packs the low bits of 32 source rows of bytes into 32-bit words: bit i of word j =
 // row_i[j] & 1 (XLA's (32,1) tile with E(1)). `columns` is a multiple of 32.
 bool pack_bits_32_rows(const std::byte* source, int64_t source_row_bytes, int64_t columns,
-                       std::byte* destination);
+                       std::byte* destination, bool streaming);
 
 }  // namespace tessera::relayout

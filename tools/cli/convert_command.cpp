@@ -193,9 +193,11 @@ void install(CLI::App& app) {
       "--from", args->from,
       "Source layout: an XLA shape 'f32[4096,4096]{1,0}' (optional for a .npy IN) or an NPU tensor "
       "npu:DEVICE:N,C,H,W:DTYPE:ADDRESS[:LAYOUT[:MODE]]");
-  command->add_option("--to", args->to,
-                      "Destination shape with layout, e.g. 'f32[4096,4096]{1,0:T(8,128)}' "
-                      "(optional for a .npy OUT)");
+  command->add_option(
+      "--to", args->to,
+      "Destination layout: an XLA shape 'f32[4096,4096]{1,0:T(8,128)}' (optional for "
+      "a .npy OUT) or npu:DEVICE:N,C,H,W:DTYPE:ADDRESS[:LAYOUT[:MODE]], e.g. "
+      "npu:bm1684:4,256,56,56:f32:0 (the file is the whole local memory image)");
   command->add_option("IN", args->input, "Input: raw layout bytes, or a .npy file")->required();
   command->add_option("OUT", args->output, "Output: raw layout bytes, or a .npy file")->required();
   command->add_option("--threads", args->threads, "Worker threads (default: all cores)")
