@@ -110,8 +110,9 @@ def test_pred_one_bit_option(tessera):
 def test_default_runs_both_examples(tessera):
     text = "\n".join(tessera.lines("explain"))
     assert "f32[3,5]{1,0:T(2,2)}" in text and "s32[2048,1,128,128,4]{4,3,2,1,0:T(8,128)}" in text
-    examples = tessera.json("explain", "--json")["examples"]
-    assert [e["size_bytes"] for e in examples] == [96, 16 * 2**30]
+    out = tessera.json("explain", "--json")
+    assert out["layout"] == "s32[2048,1,128,128,4]{4,3,2,1,0:T(8,128)}"
+    assert [e["size_bytes"] for e in out["examples"]] == [96, 16 * 2**30]
 
 
 class _Checker(html.parser.HTMLParser):
