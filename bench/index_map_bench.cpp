@@ -16,14 +16,20 @@ const char* const kShapes[] = {
     "f32[64,32,16,32]{3,2,1,0:T(8,128)}",
 };
 
-void BM_LinearIndexRandom(benchmark::State& state) {
-  const tessera::xla::TiledLayout layout(tessera::xla::parse_shape(kShapes[state.range(0)]));
-  const auto& map = layout.index_map();
+// 4096 random valid indices (a power of two, so the loop can wrap with a mask).
+std::vector<std::vector<int64_t>> random_indices(const tessera::IndexMap& map) {
   std::mt19937_64 rng(42);
   std::vector<std::vector<int64_t>> indices(4096);
   for (auto& idx : indices) {
     for (int64_t d : map.dims()) idx.push_back(static_cast<int64_t>(rng() % static_cast<uint64_t>(d)));
   }
+  return indices;
+}
+
+void BM_LinearIndexRandom(benchmark::State& state) {
+  const tessera::xla::TiledLayout layout(tessera::xla::parse_shape(kShapes[state.range(0)]));
+  const auto& map = layout.index_map();
+  const auto indices = random_indices(map);
   std::size_t i = 0;
   for (auto _ : state) {
     benchmark::DoNotOptimize(map.linear_index(indices[i++ & 4095]));
@@ -36,13 +42,7 @@ BENCHMARK(BM_LinearIndexRandom)->DenseRange(0, 2);
 // The spec's formula applied level by level (the reference): the peer the digit form must beat.
 void BM_SpecFormulaRandom(benchmark::State& state) {
   const tessera::xla::TiledLayout layout(tessera::xla::parse_shape(kShapes[state.range(0)]));
-  std::mt19937_64 rng(42);
-  std::vector<std::vector<int64_t>> indices(4096);
-  for (auto& idx : indices) {
-    for (int64_t d : layout.index_map().dims()) {
-      idx.push_back(static_cast<int64_t>(rng() % static_cast<uint64_t>(d)));
-    }
-  }
+  const auto indices = random_indices(layout.index_map());
   std::size_t i = 0;
   for (auto _ : state) {
     benchmark::DoNotOptimize(layout.spec_linear_index(indices[i++ & 4095]));

@@ -14,6 +14,13 @@ cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release -DTESSERA_WERROR
 cmake --build build/release
 ctest --test-dir build/release --output-on-failure -j "$jobs"
 
+echo "=== Python package: pip install . in a fresh venv, then its tests (XLA oracle included) ==="
+# jax/jaxlib are only the tests' oracle (tests/python/test_xla_oracle.py), not a dependency.
+"$python" -c "import jax" >/dev/null 2>&1 || "$python" -m pip install -q jax jaxlib
+"$python" -m venv --system-site-packages build/python-venv
+build/python-venv/bin/python -m pip install -q --disable-pip-version-check .
+(cd build && TESSERA_CLI="$PWD/release/tessera" python-venv/bin/python -m pytest -q ../tests/python)
+
 echo "=== ASan + UBSan build ==="
 cmake -S . -B build/sanitize -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTESSERA_WERROR=ON \
   -DTESSERA_SANITIZE=ON -DTESSERA_BUILD_BENCHMARKS=OFF -DPython3_EXECUTABLE="$python" >/dev/null

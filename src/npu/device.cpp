@@ -21,6 +21,10 @@ Device make_device(int64_t npus, int64_t local_memory_bytes, int64_t alignment_b
   require_positive(local_memory_bytes, "the local memory size per NPU");
   require_positive(alignment_bytes, "the alignment");
   require_positive(banks, "the number of banks");
+  if (npus > kMaxNpus) {
+    throw Error(ErrorKind::kInvalid,
+                fmt::format("{} NPUs is more than the {} tessera models", npus, kMaxNpus));
+  }
   if (local_memory_bytes % banks != 0) {
     throw Error(ErrorKind::kInvalid,
                 fmt::format("{} banks do not divide the local memory of {} bytes", banks,

@@ -54,7 +54,9 @@ TEST(DevicePresets, InvalidDevicesAreRefused) {
   expect_error(ErrorKind::kInvalid, "banks must be positive", [] { make_device(4, 1024, 4, 0); });
   expect_error(ErrorKind::kInvalid, "3 banks do not divide", [] { make_device(4, 1024, 4, 3); });
   expect_error(ErrorKind::kOverflow, "overflows",
-               [] { make_device(int64_t{1} << 40, int64_t{1} << 40, 4); });
+               [] { make_device(1 << 16, int64_t{1} << 60, 4); });
+  expect_error(ErrorKind::kInvalid, "65537 NPUs is more than the 65536",
+               [] { make_device(65537, 1024, 4); });
 }
 
 }  // namespace

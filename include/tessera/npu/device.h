@@ -23,8 +23,11 @@ struct Device {
   bool operator==(const Device&) const = default;
 };
 
-// A validated device. Throws Error(kInvalid) when a count is not positive or `banks` does not
-// divide `local_memory_bytes`, Error(kOverflow) when X*S does not fit in 64 bits.
+// Reports hold one entry per NPU, so the count is bounded (real chips have 32 or 64).
+inline constexpr int64_t kMaxNpus = 65536;
+
+// A validated device. Throws Error(kInvalid) when a count is not positive, npus > kMaxNpus or
+// `banks` does not divide `local_memory_bytes`, Error(kOverflow) when X*S does not fit in 64 bits.
 // Example: make_device(4, 1024, 128) is the spec's illustration device with one bank.
 Device make_device(int64_t npus, int64_t local_memory_bytes, int64_t alignment_bytes,
                    int64_t banks = 1, std::string name = "custom");

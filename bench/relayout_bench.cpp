@@ -1,0 +1,284 @@
+// Relayout speed against the physical limit (BM_Copy), oneDNN's reorder and the per-element
+// formula (issue 4). Every benchmark of a case counts the same bytes, the case's logical bytes
+// read + written, so ratios of bytes_per_second are ratios of time. BENCHMARKING.md: buffers are
+// huge-page backed and pre-faulted outside the timed loop; compare only within one run.
+//
+//   tessera_bench --benchmark_filter='BM_(Copy|Relayout|OneDNN|Naive)/' --benchmark_repetitions=5
+//
+// Threads: 2, or TESSERA_BENCH_THREADS. The work runs on several threads, so bytes_per_second is
+// computed here from wall-clock time (Google Benchmark's own rates use the main thread's CPU
+// time); the names stay exactly BM_<kind>/<case>.
+#include <benchmark/benchmark.h>
+#include <sys/mman.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "tessera/relayout/layout_operand.h"
+#include "tessera/relayout/relayout_plan.h"
+#include "tessera/relayout/streaming_copy.h"
+
+#ifdef TESSERA_HAVE_ONEDNN
+#include <oneapi/dnnl/dnnl.hpp>
+#endif
+
+namespace {
+
+using tessera::IndexMap;
+namespace relayout = tessera::relayout;
+
+int bench_threads() {
+  const char* text = std::getenv("TESSERA_BENCH_THREADS");
+  return text != nullptr && std::atoi(text) > 0 ? std::atoi(text) : 2;
+}
+
+// oneDNN sees a case as one strided array over the common refinement (dims and both strides, in
+// elements), written out by hand from the two layouts.
+struct StridedView {
+  int element_bytes = 0;  // 0: oneDNN cannot express the case
+  std::vector<int64_t> dims, source_strides, destination_strides;
+};
+
+struct RelayoutCase {
+  const char* name;
+  const char* from;
+  const char* to;
+  StridedView onednn;
+};
+
+const RelayoutCase kCases[] = {
+    {"f32_rowmajor_to_T8x128",
+     "f32[4096,4096]{1,0}",
+     "f32[4096,4096]{1,0:T(8,128)}",
+     {4, {512, 8, 32, 128}, {32768, 4096, 128, 1}, {32768, 128, 1024, 1}}},
+    {"f32_T8x128_to_rowmajor",
+     "f32[4096,4096]{1,0:T(8,128)}",
+     "f32[4096,4096]{1,0}",
+     {4, {512, 8, 32, 128}, {32768, 128, 1024, 1}, {32768, 4096, 128, 1}}},
+    {"bf16_rowmajor_to_T8x128_2x1",
+     "bf16[4096,8192]{1,0}",
+     "bf16[4096,8192]{1,0:T(8,128)(2,1)}",
+     {2, {512, 4, 2, 64, 128}, {65536, 16384, 8192, 128, 1}, {65536, 256, 1, 1024, 2}}},
+    {"s8_rowmajor_to_T32x128_4x1",
+     "s8[8192,8192]{1,0}",
+     "s8[8192,8192]{1,0:T(32,128)(4,1)}",
+     {1, {256, 8, 4, 64, 128}, {262144, 32768, 8192, 128, 1}, {262144, 512, 1, 4096, 4}}},
+    {"f32_transpose",
+     "f32[4096,4096]{1,0}",
+     "f32[4096,4096]{0,1}",
+     {4, {4096, 4096}, {4096, 1}, {1, 4096}}},
+    {"f32_T8x128_to_transposed_T8x128",
+     "f32[4096,4096]{1,0:T(8,128)}",
+     "f32[4096,4096]{0,1:T(8,128)}",
+     {4,
+      {32, 16, 8, 32, 16, 8},
+      {524288, 32768, 128, 1024, 8, 1},
+      {1024, 8, 1, 524288, 32768, 128}}},
+    {"pred_rowmajor_to_T32x128_32x1_E1",
+     "pred[8192,8192]{1,0}",
+     "pred[8192,8192]{1,0:T(32,128)(32,1)E(1)}",
+     {}},
+    {"f32_unaligned_to_T8x128", "f32[4000,4000]{1,0}", "f32[4000,4000]{1,0:T(8,128)}", {}},
+    // The whole 32 MiB local memory image of a BM1684 (64 NPUs x 512 KiB) as the destination.
+    {"f32_nchw_to_npu_aligned",
+     "f32[4,256,56,56]{3,2,1,0}",
+     "npu:bm1684:4,256,56,56:f32:0:aligned",
+     {}},
+};
+
+// A huge-page backed, pre-faulted buffer (BENCHMARKING.md: first touch runs at 0.2-0.4 GB/s).
+struct HugeBuffer {
+  explicit HugeBuffer(std::size_t bytes) : size(bytes) {
+    constexpr std::size_t kHuge = std::size_t{2} << 20;
+    const std::size_t rounded = (bytes + kHuge - 1) / kHuge * kHuge;
+    data = static_cast<std::byte*>(std::aligned_alloc(kHuge, rounded));
+    if (data == nullptr) throw std::bad_alloc();
+    madvise(data, rounded, MADV_HUGEPAGE);
+    std::memset(data, 0, rounded);
+  }
+  ~HugeBuffer() { std::free(data); }
+  HugeBuffer(const HugeBuffer&) = delete;
+  HugeBuffer& operator=(const HugeBuffer&) = delete;
+  std::span<std::byte> span() const { return {data, size}; }
+  std::byte* data;
+  std::size_t size;
+};
+
+// The buffers of the case being measured; one case is held at a time.
+struct CaseData {
+  explicit CaseData(const RelayoutCase& c)
+      : from(relayout::parse_layout_operand(c.from)),
+        to(relayout::parse_layout_operand(c.to)),
+        source(static_cast<std::size_t>(from.map->size_bytes())),
+        destination(static_cast<std::size_t>(to.map->size_bytes())),
+        copy_destination(static_cast<std::size_t>(from.map->size_bytes())),
+        plan(relayout::plan(*from.map, *to.map, {.threads = bench_threads()})) {
+    std::mt19937_64 rng(1);
+    for (std::size_t i = 0; i + 8 <= source.size; i += 8) {
+      const uint64_t v = rng();
+      std::memcpy(source.data + i, &v, 8);
+    }
+    const IndexMap& a = *from.map;
+    const IndexMap& b = *to.map;
+    logical_bytes = a.logical_elements() * (a.element_bits() + b.element_bits()) / 8;
+  }
+  relayout::LayoutOperand from, to;
+  HugeBuffer source, destination, copy_destination;
+  relayout::RelayoutPlan plan;
+  int64_t logical_bytes = 0;
+};
+
+CaseData& case_data(const RelayoutCase& c) {
+  static std::unique_ptr<CaseData> current;
+  static const RelayoutCase* held = nullptr;
+  if (held != &c) {
+    current.reset();
+    current = std::make_unique<CaseData>(c);
+    held = &c;
+  }
+  return *current;
+}
+
+// Runs body(begin, end) over [0, n) split evenly across threads (cut at multiples of `align`).
+template <class F>
+void parallel_for(int64_t n, int64_t align, F&& body) {
+  const int threads = bench_threads();
+  const auto cut = [&](int t) { return t == threads ? n : n * t / threads / align * align; };
+  std::vector<std::thread> pool;
+  for (int t = 1; t < threads; ++t) pool.emplace_back([&, t] { body(cut(t), cut(t + 1)); });
+  body(0, cut(1));
+  for (auto& th : pool) th.join();
+}
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// bytes_per_second from the wall-clock seconds the timed iterations took.
+void report_bytes(benchmark::State& state, int64_t bytes, double seconds) {
+  state.counters["bytes_per_second"] = benchmark::Counter(static_cast<double>(state.iterations()) *
+                                                          static_cast<double>(bytes) / seconds);
+}
+
+void BM_Copy(benchmark::State& state, const RelayoutCase* c) {
+  CaseData& data = case_data(*c);
+  const auto n = static_cast<int64_t>(data.source.size);
+  const auto copy = [&](bool streaming) {
+    const auto start = std::chrono::steady_clock::now();
+    parallel_for(n, 4096, [&](int64_t begin, int64_t end) {
+      if (streaming) {
+        relayout::streaming_copy(data.copy_destination.data + begin, data.source.data + begin,
+                                 static_cast<std::size_t>(end - begin));
+      } else {
+        std::memcpy(data.copy_destination.data + begin, data.source.data + begin,
+                    static_cast<std::size_t>(end - begin));
+      }
+    });
+    return seconds_since(start);
+  };
+  // Both copies every iteration; the faster one over the whole run is the ceiling (a per-iteration
+  // minimum would favour the baseline on a noisy machine).
+  double plain = 0;
+  double streamed = 0;
+  for (auto _ : state) {
+    plain += copy(false);
+    streamed += copy(true);
+    benchmark::ClobberMemory();
+  }
+  report_bytes(state, data.logical_bytes, std::min(plain, streamed));
+}
+
+void BM_Relayout(benchmark::State& state, const RelayoutCase* c) {
+  CaseData& data = case_data(*c);
+  const auto start = std::chrono::steady_clock::now();
+  for (auto _ : state) {
+    data.plan.execute(data.source.span(), data.destination.span());
+    benchmark::ClobberMemory();
+  }
+  report_bytes(state, data.logical_bytes, seconds_since(start));
+}
+
+// The per-element index formula: every logical index through both layouts' linear_index.
+void BM_Naive(benchmark::State& state, const RelayoutCase* c) {
+  CaseData& data = case_data(*c);
+  const IndexMap& a = *data.from.map;
+  const IndexMap& b = *data.to.map;
+  const int ab = a.element_bits();
+  const int bb = b.element_bits();
+  const auto start = std::chrono::steady_clock::now();
+  for (auto _ : state) {
+    std::memset(data.destination.data, 0, data.destination.size);  // the padding
+    parallel_for(a.dims()[0], 32, [&](int64_t begin, int64_t end) {
+      std::vector<int64_t> index(a.dims().size(), 0);
+      for (index[0] = begin; index[0] < end;) {
+        const int64_t from = a.linear_index(index);
+        const int64_t to = b.linear_index(index);
+        if (bb >= 8) {
+          std::memcpy(data.destination.data + to * (bb / 8), data.source.data + from * (ab / 8),
+                      static_cast<std::size_t>(bb / 8));
+        } else {
+          const auto bit = static_cast<unsigned>(data.source.data[from * ab / 8]) & 1u;
+          data.destination.data[to / 8] |= static_cast<std::byte>(bit << (to % 8));
+        }
+        for (std::size_t k = index.size(); k-- > 0;) {
+          if (++index[k] < a.dims()[k] || k == 0) break;
+          index[k] = 0;
+        }
+      }
+    });
+    benchmark::ClobberMemory();
+  }
+  report_bytes(state, data.logical_bytes, seconds_since(start));
+}
+
+#ifdef TESSERA_HAVE_ONEDNN
+void BM_OneDNN(benchmark::State& state, const RelayoutCase* c) {
+  CaseData& data = case_data(*c);
+  const StridedView& v = c->onednn;
+  const auto type = v.element_bytes == 4   ? dnnl::memory::data_type::f32
+                    : v.element_bytes == 2 ? dnnl::memory::data_type::bf16
+                                           : dnnl::memory::data_type::s8;
+  dnnl::engine engine(dnnl::engine::kind::cpu, 0);
+  dnnl::stream stream(engine);
+  const dnnl::memory::desc from_desc(v.dims, type, v.source_strides);
+  const dnnl::memory::desc to_desc(v.dims, type, v.destination_strides);
+  dnnl::memory from(from_desc, engine, data.source.data);
+  dnnl::memory to(to_desc, engine, data.destination.data);
+  dnnl::reorder reorder(from, to);
+  const auto start = std::chrono::steady_clock::now();
+  for (auto _ : state) {
+    reorder.execute(stream, from, to);
+    stream.wait();
+    benchmark::ClobberMemory();
+  }
+  report_bytes(state, data.logical_bytes, seconds_since(start));
+}
+#endif
+
+const bool registered = [] {
+  for (const RelayoutCase& c : kCases) {
+    const std::string name = c.name;
+    benchmark::RegisterBenchmark(("BM_Copy/" + name).c_str(), BM_Copy, &c)
+        ->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark(("BM_Relayout/" + name).c_str(), BM_Relayout, &c)
+        ->Unit(benchmark::kMillisecond);
+#ifdef TESSERA_HAVE_ONEDNN
+    if (c.onednn.element_bytes != 0) {
+      benchmark::RegisterBenchmark(("BM_OneDNN/" + name).c_str(), BM_OneDNN, &c)
+          ->Unit(benchmark::kMillisecond);
+    }
+#endif
+    // About a second per iteration, so the default minimum time runs it once or twice.
+    benchmark::RegisterBenchmark(("BM_Naive/" + name).c_str(), BM_Naive, &c)
+        ->Unit(benchmark::kMillisecond);
+  }
+  return true;
+}();
+
+}  // namespace

@@ -1,0 +1,72 @@
+// Converting an array between two layouts (DESIGN.md, "Relayout is a strided copy over a common
+// refinement"): build a plan once from two IndexMaps of the same logical array, execute it on
+// buffers many times.
+//
+//   using namespace tessera;
+//   const xla::TiledLayout from(xla::parse_shape("f32[4096,4096]{1,0}"));
+//   const xla::TiledLayout to(xla::parse_shape("f32[4096,4096]{1,0:T(8,128)}"));
+//   const relayout::RelayoutPlan plan = relayout::plan(from.index_map(), to.index_map(), {});
+//   plan.execute(source_bytes, destination_bytes);  // spans of at least 64 MiB each
+//
+// How: every logical dimension is split at the union of both layouts' digit weights (the
+// coarsest common refinement); over it both sides are plain strided arrays and the data is a
+// handful of strided boxes (interior and boundary pieces), each copied by a kernel picked at plan
+// time (contiguous runs, SIMD transposes, interleaves, bit packing). Layouts without a common
+// refinement, or without a digit form, take a general walk over both index maps.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+
+#include "tessera/index_map.h"
+
+namespace tessera::relayout {
+
+struct RelayoutOptions {
+  // Worker threads for execute(); 0 means all cores (std::thread::hardware_concurrency).
+  int threads = 0;
+  // The bit pattern written into every destination padding element (its low element_bits bits):
+  // 0x3f800000 fills f32 padding with 1.0f. Ignored with keep_padding.
+  uint64_t fill_bits = 0;
+  // Leave destination padding untouched instead of writing fill_bits.
+  bool keep_padding = false;
+  // When the destination's elements are wider than the source's (pred stored in 1 bit unpacked
+  // to 8 bits, s4 E(4) to 8 bits): sign-extend (signed types) instead of zero-extend. Narrowing
+  // always keeps the low bits, as XLA's packing does.
+  bool sign_extend = false;
+};
+
+class RelayoutPlan {
+ public:
+  struct Implementation;
+  explicit RelayoutPlan(std::shared_ptr<const Implementation> implementation);
+
+  // Copies every logical element from `source` (laid out as the plan's source map) to
+  // `destination` and writes the destination's padding (unless keep_padding). Throws
+  // Error(kBufferSize) when either span is smaller than its layout's size_bytes(); larger spans
+  // are fine (the bytes past the layout are not touched). The spans must not overlap.
+  void execute(std::span<const std::byte> source, std::span<std::byte> destination) const;
+
+  int64_t source_bytes() const;
+  int64_t destination_bytes() const;
+  int threads() const;
+  // One line per strided piece with the kernel chosen for it, e.g.
+  //   "copy 2 axes [8x512] runs of 512 B" or "general walk (no common refinement)".
+  std::string describe() const;
+
+ private:
+  std::shared_ptr<const Implementation> implementation_;
+};
+
+// Plans a conversion from `source` to `destination`. Throws Error(kInvalid) when the two maps do
+// not describe the same logical array (different rank or dims), or when their element sizes
+// differ and neither is narrower than 8 bits (only sub-byte packing changes an element's storage).
+//
+//   plan(row_major_f32_3x5, tiled_f32_3x5_T2x2, {}).execute(src, dst) writes element (2,3) of
+//   src (offset 13) to offset 17 of dst and 0.0f into its 9 padding elements.
+RelayoutPlan plan(const IndexMap& source, const IndexMap& destination, RelayoutOptions options);
+
+}  // namespace tessera::relayout

@@ -1,0 +1,20 @@
+// The pieces of the `tessera._tessera` extension, one concept per file; module.cpp calls them in
+// order. Every function here is a thin layer over the public API in include/tessera/.
+#pragma once
+
+#include <nanobind/nanobind.h>
+
+namespace tessera::python {
+
+// tessera.Error (a ValueError) and one subclass per tessera::ErrorKind; translates tessera::Error.
+void bind_errors(nanobind::module_& module);
+// tessera.IndexMap: the canonical form, with vectorised index <-> offset maps.
+void bind_index_map(nanobind::module_& module);
+// tessera.Layout: an XLA shape with layout (TiledLayout).
+void bind_layout(nanobind::module_& module);
+// tessera.Relayout (the relayout engine's plans) and output buffers.
+void bind_relayout(nanobind::module_& module);
+// tessera.npu: Device, Tensor, Matrix, best_w.
+void bind_npu(nanobind::module_& module);
+
+}  // namespace tessera::python

@@ -1,0 +1,13 @@
+// The extension module `tessera._tessera`; the public face is python/tessera/__init__.py.
+#include <nanobind/nanobind.h>
+
+#include "bindings.h"
+
+NB_MODULE(_tessera, module) {
+  module.doc() = "tessera's C++ library: accelerator memory layouts (see the tessera package).";
+  tessera::python::bind_errors(module);
+  tessera::python::bind_index_map(module);
+  tessera::python::bind_layout(module);
+  tessera::python::bind_npu(module);
+  tessera::python::bind_relayout(module);
+}

@@ -1,0 +1,71 @@
+// tessera.Relayout: the relayout engine's plan/execute API over NumPy byte buffers.
+#include <nanobind/stl/string.h>
+
+#include <cstddef>
+#include <span>
+
+#include "bindings.h"
+#include "byte_buffers.h"
+#include "tessera/index_map.h"
+#include "tessera/relayout/relayout_plan.h"
+
+namespace nb = nanobind;
+
+namespace tessera::python {
+namespace {
+
+using ReadBuffer = nb::ndarray<const uint8_t, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
+using WriteBuffer = nb::ndarray<uint8_t, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
+
+void execute(const relayout::RelayoutPlan& plan, ReadBuffer source, WriteBuffer destination) {
+  const std::span<const std::byte> from(reinterpret_cast<const std::byte*>(source.data()),
+                                        source.shape(0));
+  const std::span<std::byte> to(reinterpret_cast<std::byte*>(destination.data()),
+                                destination.shape(0));
+  nb::gil_scoped_release release;
+  plan.execute(from, to);
+}
+
+relayout::RelayoutPlan make_plan(const IndexMap& source, const IndexMap& destination, int threads,
+                                 uint64_t fill_bits, bool keep_padding, bool sign_extend) {
+  return relayout::plan(source, destination,
+                        {.threads = threads,
+                         .fill_bits = fill_bits,
+                         .keep_padding = keep_padding,
+                         .sign_extend = sign_extend});
+}
+
+}  // namespace
+
+void bind_relayout(nb::module_& module) {
+  nb::class_<relayout::RelayoutPlan>(
+      module, "Relayout",
+      "A conversion between two layouts (IndexMaps) of one logical array, planned once and\n"
+      "executed on byte buffers many times (the C++ relayout engine: common refinement, SIMD\n"
+      "kernels, threads). Most code calls tessera.to_physical / from_physical / convert instead.")
+      .def(
+          "__init__",
+          [](relayout::RelayoutPlan* self, const IndexMap& source, const IndexMap& destination,
+             int threads, uint64_t fill_bits, bool keep_padding, bool sign_extend) {
+            new (self) relayout::RelayoutPlan(
+                make_plan(source, destination, threads, fill_bits, keep_padding, sign_extend));
+          },
+          nb::arg("source"), nb::arg("destination"), nb::kw_only(), nb::arg("threads") = 0,
+          nb::arg("fill_bits") = 0, nb::arg("keep_padding") = false, nb::arg("sign_extend") = false,
+          "threads: 0 for all cores. fill_bits: the bit pattern written into destination padding\n"
+          "(its low element_bits bits). keep_padding: leave destination padding untouched.\n"
+          "sign_extend: when unpacking sub-byte elements into wider ones, sign-extend.")
+      .def("execute", &execute, nb::arg("source"), nb::arg("destination"),
+           "Copies every element of `source` (1-D uint8, at least source_bytes long) into\n"
+           "`destination` (1-D writable uint8, at least destination_bytes). The GIL is released.\n"
+           "Raises BufferSizeError for a buffer that is too small.")
+      .def_prop_ro("source_bytes", &relayout::RelayoutPlan::source_bytes)
+      .def_prop_ro("destination_bytes", &relayout::RelayoutPlan::destination_bytes)
+      .def_prop_ro("threads", &relayout::RelayoutPlan::threads)
+      .def("describe", &relayout::RelayoutPlan::describe,
+           "The strided pieces of the plan and the kernel chosen for each, one per line.");
+  module.def("empty_bytes", &empty_bytes, nb::arg("size"),
+             "An uninitialised 1-D uint8 array, huge-page backed when large (output buffers).");
+}
+
+}  // namespace tessera::python

@@ -1,0 +1,65 @@
+"""tessera: accelerator memory layouts made visible and usable from NumPy.
+
+    >>> import numpy as np, tessera
+    >>> layout = tessera.Layout.parse("f32[3,5]{1,0:T(2,2)}")
+    >>> layout.linear_index((2, 3)), layout.size_bytes, layout.padding_fraction
+    (17, 96, 0.375)
+    >>> physical = tessera.to_physical(np.arange(15, dtype=np.float32).reshape(3, 5), layout)
+    >>> physical.view(np.float32)[17]
+    np.float32(13.0)
+
+The work is done by the C++ library (the same one the `tessera` CLI uses): Layout and IndexMap
+(XLA notation, index maps), to_physical / from_physical / convert / Relayout (the relayout
+engine), explain / tpu_layout and Layout.to_svg (reports and pictures), tessera.npu (NPU local
+memory). Errors are tessera.Error subclasses, themselves ValueErrors, with the CLI's messages.
+"""
+
+from __future__ import annotations
+
+from . import npu
+from ._conversion import convert, from_physical, to_physical
+from ._dtypes import numpy_dtype, xla_element_type
+from ._tessera import (
+    BufferSizeError,
+    DoesNotFitError,
+    Error,
+    IndexMap,
+    InvalidLayoutError,
+    IoError,
+    Layout,
+    NotationError,
+    OutOfRangeError,
+    Relayout,
+    SizeOverflowError,
+    UnsupportedError,
+    empty_bytes,
+)
+
+__all__ = [
+    "BufferSizeError",
+    "DoesNotFitError",
+    "Error",
+    "IndexMap",
+    "InvalidLayoutError",
+    "IoError",
+    "Layout",
+    "NotationError",
+    "OutOfRangeError",
+    "Relayout",
+    "SizeOverflowError",
+    "UnsupportedError",
+    "convert",
+    "empty_bytes",
+    "from_physical",
+    "npu",
+    "numpy_dtype",
+    "to_physical",
+    "xla_element_type",
+]
+__version__ = "0.1.0"
+
+# Tracebacks say tessera.InvalidLayoutError, not tessera._tessera.InvalidLayoutError.
+for _error in (Error, BufferSizeError, DoesNotFitError, InvalidLayoutError, IoError, NotationError,
+               OutOfRangeError, SizeOverflowError, UnsupportedError):
+    _error.__module__ = "tessera"
+del _error

@@ -1,0 +1,224 @@
+"""NumPy arrays into and out of any layout, through the C++ relayout engine.
+
+The array side is always NumPy's own row-major buffer: the plan goes straight from a row-major
+IndexMap of the array to the layout's IndexMap, so the data is read once and written once (no
+intermediate copies) with the GIL released.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional, Union
+
+import numpy as np
+
+from . import _tessera
+from ._dtypes import numpy_dtype, xla_element_type
+from ._tessera import BufferSizeError, IndexMap, InvalidLayoutError, Layout
+
+# Anything with an index map and an element type: Layout, npu.Tensor, or the text of a Layout.
+LayoutLike = Union[Layout, str, Any]
+
+
+def _as_layout(layout: LayoutLike):
+    if isinstance(layout, str):
+        return Layout(layout)
+    if not hasattr(layout, "index_map") or not hasattr(layout, "dtype"):
+        raise TypeError(f"expected a tessera.Layout, its text, or an npu.Tensor; got {type(layout).__name__}")
+    return layout
+
+
+def _row_major(dtype: str, dims: tuple[int, ...], element_bits: Optional[int] = None) -> Layout:
+    """The layout of a C-contiguous NumPy array, optionally with elements widened to E(bits)."""
+    rank = len(dims)
+    order = ",".join(str(d) for d in reversed(range(rank)))
+    element = f":E({element_bits})" if element_bits else ""
+    return Layout(f"{dtype}[{','.join(str(d) for d in dims)}]{{{order}{element}}}")
+
+
+def _bytes_view(array: np.ndarray) -> np.ndarray:
+    """The bytes of a C-contiguous array as a 1-D uint8 view (no copy)."""
+    return array.reshape(-1).view(np.uint8)
+
+
+def _unsigned(bits: int) -> np.dtype:
+    return np.dtype(f"u{bits // 8}")
+
+
+def _widened_bits(storage_bits: int, layout_bits: int) -> Optional[int]:
+    """When the layout stores each element in more whole bytes than NumPy does (pred with E(32)),
+    the array is widened first (zero-extended) and both sides then have the same element size."""
+    if layout_bits > storage_bits and layout_bits % 8 == 0 and layout_bits in (16, 32, 64):
+        return layout_bits
+    return None
+
+
+def _fill_bits(fill: Any, dtype: np.dtype) -> int:
+    value = np.asarray(fill).astype(dtype).reshape(1)
+    if dtype.itemsize > 8:
+        if np.any(value != 0):
+            raise InvalidLayoutError(f"a fill value for {dtype} other than 0 is not supported")
+        return 0
+    return int(value.view(_unsigned(8 * dtype.itemsize))[0])
+
+
+def _check_out(out: Optional[np.ndarray], nbytes: int) -> np.ndarray:
+    if out is None:
+        fresh = _tessera.empty_bytes(nbytes)
+        if nbytes:  # the bits after the last sub-byte element are no element's: make them zero
+            fresh[-1] = 0
+        return fresh
+    if not isinstance(out, np.ndarray) or not out.flags.c_contiguous or not out.flags.writeable:
+        raise BufferSizeError("out must be a writable C-contiguous NumPy array")
+    view = _bytes_view(out)
+    if view.size < nbytes:
+        raise BufferSizeError(f"out holds {view.size} bytes, the layout needs {nbytes}")
+    return view
+
+
+def _has_holes(index_map: IndexMap) -> bool:
+    """Whether some buffer offsets are no position of the digit form (NPU alignment gaps, the
+    rest of the local memory image): the relayout engine fills only the padding positions of its
+    boxes, so those offsets are filled here first. Layouts without a digit form count as holey."""
+    if not index_map.has_digit_form:
+        return True
+    positions = 1
+    for _, _, extent, _ in index_map.digits:
+        positions *= extent
+    return positions < index_map.size_elements
+
+
+def _prefill(destination: np.ndarray, index_map: IndexMap, fill_bits: int) -> None:
+    """Writes the fill element into every element slot of `destination` (one pass)."""
+    bits = index_map.element_bits
+    size = index_map.size_bytes
+    if bits in (8, 16, 32, 64):
+        destination[:size].view(_unsigned(bits)).fill(fill_bits)
+    elif bits < 8 and 8 % bits == 0:
+        pattern = 0
+        for k in range(8 // bits):
+            pattern |= (fill_bits & ((1 << bits) - 1)) << (k * bits)
+        destination[:size].fill(pattern)
+    else:  # wider elements (c128): only a zero fill is accepted by _fill_bits
+        destination[:size].fill(0)
+
+
+def to_physical(
+    array: Any,
+    layout: LayoutLike,
+    fill: Any = 0,
+    *,
+    out: Optional[np.ndarray] = None,
+    threads: int = 0,
+    keep_padding: bool = False,
+) -> np.ndarray:
+    """The bytes of `array` laid out as `layout`: a 1-D uint8 array of layout.size_bytes.
+
+    array: anything NumPy takes, whose shape is the layout's dims and whose dtype is the layout's
+      element type (np.float32 for f32, ml_dtypes.bfloat16 for bf16, ml_dtypes.int4 for s4, bool
+      for pred, ...). Sub-byte layouts (E(4), E(1)) are packed low bits first, as XLA packs them.
+    layout: a tessera.Layout, its text, or a tessera.npu.Tensor (then the result is the whole
+      local memory image, X*S bytes, with the tensor's bytes in place).
+    fill: the value written into every padding element (converted to the array's dtype).
+    out: an existing writable C-contiguous array of at least size_bytes bytes to write into.
+    threads: worker threads, 0 for all cores. keep_padding: leave padding bytes of `out` as they
+      are (with out=None they are then undefined).
+
+    Example: to_physical(np.arange(15, dtype=np.float32).reshape(3, 5), "f32[3,5]{1,0:T(2,2)}")
+    has 96 bytes; its float32 view is [0, 1, 5, 6, 2, 3, 7, 8, 4, 0, 9, 0, 10, 11, 0, 0, ...].
+    """
+    layout = _as_layout(layout)
+    source = np.asarray(array, order="C")  # copies only when `array` is not C-contiguous already
+    dtype = xla_element_type(source.dtype)
+    if dtype != layout.dtype:
+        raise InvalidLayoutError(
+            f"the array's dtype {source.dtype} is {dtype}, the layout's element type is {layout.dtype}"
+        )
+    index_map: IndexMap = layout.index_map
+    if tuple(source.shape) != tuple(index_map.dims):
+        raise InvalidLayoutError(f"the array's shape {tuple(source.shape)} is not the layout's dims {index_map.dims}")
+    storage_bits = 8 * source.dtype.itemsize
+    widened = _widened_bits(storage_bits, index_map.element_bits)
+    if widened:
+        source = source.view(_unsigned(storage_bits)).astype(_unsigned(widened))
+    fill_bits = _fill_bits(fill, source.dtype)
+    plan = _tessera.Relayout(
+        _row_major(dtype, source.shape, widened).index_map,
+        index_map,
+        threads=threads,
+        fill_bits=fill_bits,
+        keep_padding=keep_padding,
+    )
+    destination = _check_out(out, index_map.size_bytes)
+    if not keep_padding and _has_holes(index_map):
+        _prefill(destination, index_map, fill_bits)
+    plan.execute(_bytes_view(source), destination)
+    return destination if out is None else out
+
+
+def from_physical(
+    buffer: Any,
+    layout: LayoutLike,
+    *,
+    out: Optional[np.ndarray] = None,
+    threads: int = 0,
+) -> np.ndarray:
+    """The logical array stored in `buffer` (bytes in `layout`): an array of shape layout.dims and
+    the NumPy dtype of the layout's element type. The inverse of to_physical.
+
+    buffer: any bytes-like object or NumPy array (its raw bytes are used), at least
+      layout.size_bytes long; BufferSizeError otherwise.
+    out: an existing C-contiguous array of the right shape and dtype to write into.
+
+    Example: from_physical(to_physical(x, layout), layout) == x for every layout and x.
+    """
+    layout = _as_layout(layout)
+    index_map: IndexMap = layout.index_map
+    dtype = numpy_dtype(layout.dtype)
+    raw = np.frombuffer(buffer, dtype=np.uint8) if not isinstance(buffer, np.ndarray) else buffer
+    raw = _bytes_view(np.asarray(raw, order="C"))
+    if raw.size < index_map.size_bytes:
+        raise BufferSizeError(f"the buffer holds {raw.size} bytes, the layout needs {index_map.size_bytes}")
+    shape = tuple(index_map.dims)
+    storage_bits = 8 * dtype.itemsize
+    widened = _widened_bits(storage_bits, index_map.element_bits)
+    if out is None:
+        result = _tessera.empty_bytes(int(np.prod(shape, dtype=np.int64)) * (widened or storage_bits) // 8)
+    else:
+        if out.shape != shape or out.dtype != dtype or not out.flags.c_contiguous or not out.flags.writeable:
+            raise InvalidLayoutError(f"out must be a writable C-contiguous {dtype} array of shape {shape}")
+        if widened:
+            raise InvalidLayoutError("out= is not supported for layouts wider than NumPy's storage")
+        result = _bytes_view(out)
+    plan = _tessera.Relayout(index_map, _row_major(layout.dtype, shape, widened).index_map, threads=threads)
+    plan.execute(raw, result)
+    if out is not None:
+        return out
+    if widened:
+        return result.view(_unsigned(widened)).astype(_unsigned(storage_bits)).view(dtype).reshape(shape)
+    return result.view(dtype).reshape(shape)
+
+
+def convert(
+    buffer: Any,
+    source: LayoutLike,
+    destination: LayoutLike,
+    fill: Any = 0,
+    *,
+    out: Optional[np.ndarray] = None,
+    threads: int = 0,
+) -> np.ndarray:
+    """The bytes of `buffer` (laid out as `source`) laid out as `destination`, without going
+    through a logical array: one strided copy. The layouts must describe the same logical array.
+    fill: the value (of the element type) written into the destination's padding."""
+    source = _as_layout(source)
+    destination = _as_layout(destination)
+    raw = np.frombuffer(buffer, dtype=np.uint8) if not isinstance(buffer, np.ndarray) else buffer
+    raw = _bytes_view(np.asarray(raw, order="C"))
+    dtype = numpy_dtype(destination.dtype)
+    fill_bits = _fill_bits(fill, dtype)
+    plan = _tessera.Relayout(source.index_map, destination.index_map, threads=threads, fill_bits=fill_bits)
+    result = _check_out(out, destination.index_map.size_bytes)
+    if _has_holes(destination.index_map):
+        _prefill(result, destination.index_map, fill_bits)
+    plan.execute(raw, result)
+    return result if out is None else out

@@ -1,0 +1,44 @@
+// The kernels that move one strided box, and the plan-time choice between them (DESIGN.md: "pick
+// a kernel: memcpy runs, SIMD register transposes, interleave kernels, bit kernels").
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "relayout/strided_box.h"
+
+namespace tessera::relayout {
+
+enum class KernelKind {
+  kRuns,       // innermost axis contiguous on both sides: wide copies of whole runs
+  kTranspose,  // innermost axis contiguous in the destination, axes[1] in the source: 2-d tiles
+  kStrided,    // whole-byte elements, no contiguous pair: element loop
+  kPackBits,   // 8-bit source, 1-bit destination, 32 bits per word from 32 source rows
+  kBits,       // sub-byte or width-changing elements: bit-exact element loop
+};
+
+struct CopyKernel {
+  KernelKind kind = KernelKind::kBits;
+  int source_bits = 8;
+  int destination_bits = 8;
+  bool streaming = false;  // write with non-temporal stores (large outputs)
+  bool sign_extend = false;
+  bool grouped = false;  // kTranspose of small 4-byte tiles gathered into 16x16 (axes 0-3)
+};
+
+// Picks the kernel for a simplified box; may reorder its axes (the source-contiguous axis of a
+// transpose moves to axes[1]). `streaming` asks for non-temporal stores where a kernel has them.
+CopyKernel choose_copy_kernel(StridedBox& box, int source_bits, int destination_bits,
+                              bool sign_extend, bool streaming);
+
+void copy_box(const StridedBox& box, const CopyKernel& kernel, const std::byte* source,
+              std::byte* destination);
+
+// Writes `fill_bits` into every destination element of the box.
+void fill_box(const StridedBox& box, int bits, uint64_t fill_bits, std::byte* destination);
+
+// "transpose 3 axes [16x16x64], 4-byte elements", for RelayoutPlan::describe.
+std::string describe_box(const StridedBox& box, const CopyKernel& kernel);
+
+}  // namespace tessera::relayout

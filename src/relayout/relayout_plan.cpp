@@ -1,0 +1,259 @@
+#include "tessera/relayout/relayout_plan.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <optional>
+#include <thread>
+#include <vector>
+
+#include "relayout/common_refinement.h"
+#include "relayout/copy_kernels.h"
+#include "relayout/element_access.h"
+#include "tessera/error.h"
+
+namespace tessera::relayout {
+namespace {
+
+// Outputs at least this large are written with non-temporal stores: they would only evict the
+// caches (BENCHMARKING.md: a streaming-store copy is the ceiling here).
+constexpr int64_t kStreamingBytes = int64_t{4} << 20;
+// Work is handed to threads in pieces of about this many destination bytes.
+constexpr int64_t kTaskBytes = int64_t{1} << 20;
+
+struct Task {
+  StridedBox box;
+  CopyKernel kernel;
+  bool fill = false;
+};
+
+int64_t last_offset(const StridedBox& box) {
+  int64_t last = box.destination_base;
+  for (const StridedAxis& a : box.axes) last += (a.count - 1) * a.destination_stride;
+  return last;
+}
+
+// The first axis a kernel lets threads split (the axes below it form the kernel's unit).
+std::size_t first_splittable_axis(const CopyKernel& kernel, bool fill) {
+  if (fill) return 0;
+  switch (kernel.kind) {
+    case KernelKind::kTranspose:
+      return kernel.grouped ? 4 : 0;
+    case KernelKind::kPackBits:
+      return 2;
+    default:
+      return 0;
+  }
+}
+
+// Splits a box into pieces of about kTaskBytes along the axis that moves furthest in the source
+// (in the destination for fills): each piece then reads (writes) one compact band, and a
+// transpose keeps whole source rows per piece. A run may be cut only when it is the sole axis.
+void split_into_tasks(const StridedBox& box, const CopyKernel& kernel, bool fill, int bits,
+                      std::vector<Task>& tasks) {
+  const int64_t bytes = std::max<int64_t>(1, box.elements() * bits / 8);
+  std::size_t first = first_splittable_axis(kernel, fill);
+  if (!fill && kernel.kind == KernelKind::kRuns && box.axes.size() > 1) first = 1;
+  std::optional<std::size_t> axis;
+  for (std::size_t k = first; k < box.axes.size(); ++k) {
+    const StridedAxis& a = box.axes[k];
+    const int64_t stride = fill ? a.destination_stride : a.source_stride;
+    if (a.count > 1 && (!axis || stride > (fill ? box.axes[*axis].destination_stride
+                                                : box.axes[*axis].source_stride))) {
+      axis = k;
+    }
+  }
+  const int64_t count = axis ? box.axes[*axis].count : 1;
+  const int64_t pieces = std::clamp<int64_t>(bytes / kTaskBytes, 1, count);
+  for (int64_t p = 0; p < pieces; ++p) {
+    Task t{box, kernel, fill};
+    if (pieces > 1) {
+      StridedAxis& a = t.box.axes[*axis];
+      const int64_t begin = count * p / pieces;
+      const int64_t end = count * (p + 1) / pieces;
+      t.box.source_base += begin * a.source_stride;
+      t.box.destination_base += begin * a.destination_stride;
+      a.count = end - begin;
+    }
+    tasks.push_back(std::move(t));
+  }
+}
+
+// Sub-byte destinations share bytes between neighbouring elements: threads may only split work
+// whose destination byte ranges are disjoint.
+bool byte_ranges_disjoint(const std::vector<Task>& tasks, int bits) {
+  std::vector<std::pair<int64_t, int64_t>> ranges;
+  for (const Task& t : tasks) {
+    ranges.emplace_back(t.box.destination_base * bits / 8,
+                        (last_offset(t.box) * bits + bits - 1) / 8);
+  }
+  std::sort(ranges.begin(), ranges.end());
+  for (std::size_t i = 1; i < ranges.size(); ++i) {
+    if (ranges[i].first <= ranges[i - 1].second) return false;
+  }
+  return true;
+}
+
+void check_same_array(const IndexMap& source, const IndexMap& destination) {
+  if (source.dims() != destination.dims()) {
+    throw Error(ErrorKind::kInvalid,
+                fmt::format("cannot convert between arrays of different dimensions [{}] and [{}]",
+                            fmt::join(source.dims(), ","), fmt::join(destination.dims(), ",")));
+  }
+  const int a = source.element_bits();
+  const int b = destination.element_bits();
+  if (a != b && std::min(a, b) >= 8) {
+    throw Error(
+        ErrorKind::kInvalid,
+        fmt::format("cannot convert {}-bit elements to {}-bit elements: only sub-byte packing "
+                    "(E(n) below 8 bits) may change an element's storage",
+                    a, b));
+  }
+}
+
+void copy_element(const std::byte* source, int64_t from, int source_bits, std::byte* destination,
+                  int64_t to, int destination_bits, bool sign_extend) {
+  if (source_bits == destination_bits && source_bits % 8 == 0) {
+    const int bytes = source_bits / 8;
+    std::memcpy(destination + to * bytes, source + from * bytes, static_cast<std::size_t>(bytes));
+    return;
+  }
+  const uint64_t v = read_element(source, from, source_bits);
+  write_element(destination, to, destination_bits,
+                convert_width(v, source_bits, destination_bits, sign_extend));
+}
+
+}  // namespace
+
+struct RelayoutPlan::Implementation {
+  IndexMap source;
+  IndexMap destination;
+  RelayoutOptions options;
+  int threads = 1;
+  bool general = false;          // no common refinement: walk both maps element by element
+  bool fill_everything = false;  // destination without digit form: fill the buffer, then copy
+  bool parallel = true;
+  std::vector<Task> tasks;
+
+  Implementation(const IndexMap& from, const IndexMap& to, const RelayoutOptions& chosen)
+      : source(from), destination(to), options(chosen) {}
+
+  void run_general(const std::byte* from, std::byte* to) const {
+    const int sb = source.element_bits();
+    const int db = destination.element_bits();
+    LogicalWalker a(source);
+    LogicalWalker b(destination);
+    for (; !a.done(); a.next(), b.next()) {
+      copy_element(from, a.offset(), sb, to, b.offset(), db, options.sign_extend);
+    }
+  }
+
+  void run_task(const Task& t, const std::byte* from, std::byte* to) const {
+    if (t.fill) {
+      fill_box(t.box, destination.element_bits(), options.fill_bits, to);
+    } else {
+      copy_box(t.box, t.kernel, from, to);
+    }
+  }
+};
+
+RelayoutPlan::RelayoutPlan(std::shared_ptr<const Implementation> implementation)
+    : implementation_(std::move(implementation)) {}
+
+int64_t RelayoutPlan::source_bytes() const {
+  return implementation_->source.size_bytes();
+}
+int64_t RelayoutPlan::destination_bytes() const {
+  return implementation_->destination.size_bytes();
+}
+int RelayoutPlan::threads() const {
+  return implementation_->threads;
+}
+
+std::string RelayoutPlan::describe() const {
+  const Implementation& p = *implementation_;
+  std::string out;
+  if (p.fill_everything) out += "fill the whole destination (no digit form)\n";
+  if (p.general) out += "general walk (no common refinement)\n";
+  for (const Task& t : p.tasks) {
+    if (t.fill) {
+      out += fmt::format("fill {} elements\n", t.box.elements());
+    } else {
+      out += describe_box(t.box, t.kernel) + "\n";
+    }
+  }
+  return out;
+}
+
+void RelayoutPlan::execute(std::span<const std::byte> source,
+                           std::span<std::byte> destination) const {
+  const Implementation& p = *implementation_;
+  if (static_cast<int64_t>(source.size()) < p.source.size_bytes()) {
+    throw Error(ErrorKind::kBufferSize,
+                fmt::format("the source buffer holds {} bytes but its layout needs {}",
+                            source.size(), p.source.size_bytes()));
+  }
+  if (static_cast<int64_t>(destination.size()) < p.destination.size_bytes()) {
+    throw Error(ErrorKind::kBufferSize,
+                fmt::format("the destination buffer holds {} bytes but its layout needs {}",
+                            destination.size(), p.destination.size_bytes()));
+  }
+  const std::byte* from = source.data();
+  std::byte* to = destination.data();
+  if (p.fill_everything) {
+    fill_box({0, 0, {{p.destination.size_elements(), 0, 1}}}, p.destination.element_bits(),
+             p.options.fill_bits, to);
+  }
+  if (p.general) p.run_general(from, to);
+  const int workers = p.parallel ? std::min<int>(p.threads, static_cast<int>(p.tasks.size())) : 1;
+  if (workers <= 1) {
+    for (const Task& t : p.tasks) p.run_task(t, from, to);
+    return;
+  }
+  std::atomic<std::size_t> next{0};
+  const auto work = [&] {
+    for (std::size_t i = next++; i < p.tasks.size(); i = next++) p.run_task(p.tasks[i], from, to);
+  };
+  std::vector<std::thread> pool;
+  for (int w = 1; w < workers; ++w) pool.emplace_back(work);
+  work();
+  for (std::thread& t : pool) t.join();
+}
+
+RelayoutPlan plan(const IndexMap& source, const IndexMap& destination, RelayoutOptions options) {
+  check_same_array(source, destination);
+  auto p = std::make_shared<RelayoutPlan::Implementation>(source, destination, options);
+  p->threads = options.threads > 0
+                   ? options.threads
+                   : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  const int sb = source.element_bits();
+  const int db = destination.element_bits();
+  std::optional<std::vector<StridedBox>> boxes;
+  if (source.digit_form() != nullptr && destination.digit_form() != nullptr) {
+    boxes = data_boxes(source, destination);
+  }
+  p->general = !boxes.has_value();
+  if (boxes) {
+    const bool streaming = destination.size_bytes() >= kStreamingBytes;
+    for (StridedBox& box : *boxes) {
+      const CopyKernel kernel = choose_copy_kernel(box, sb, db, options.sign_extend, streaming);
+      split_into_tasks(box, kernel, false, db, p->tasks);
+    }
+  }
+  if (!options.keep_padding) {
+    if (destination.digit_form() == nullptr) {
+      p->fill_everything = true;
+    } else {
+      for (const StridedBox& box : padding_boxes(destination))
+        split_into_tasks(box, {}, true, db, p->tasks);
+    }
+  }
+  // The general walk runs before the tasks on the calling thread, so tasks never race with it.
+  p->parallel = db % 8 == 0 || byte_ranges_disjoint(p->tasks, db);
+  return RelayoutPlan(std::move(p));
+}
+
+}  // namespace tessera::relayout

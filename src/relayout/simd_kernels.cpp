@@ -1,0 +1,284 @@
+// AVX2 kernels compiled for that target only and called after a run-time CPU check, so the
+// library itself is built for the baseline x86-64 and runs anywhere. AVX2 rather than AVX-512:
+// the kernels are memory-bound, 32-byte registers reach the copy ceiling, and AVX-512 CPUs run
+// them too (this build machine, an AMD EPYC, has no AVX-512 to test such kernels on).
+#include "relayout/simd_kernels.h"
+
+#include <cstring>
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+// GCC 12's AVX-512 headers read _mm512_undefined_*() values, which -Wuninitialized flags
+// inside the intrinsics (not in our code).
+#if !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+#include <immintrin.h>
+#define TESSERA_X86 1
+#define TESSERA_AVX2 __attribute__((target("avx2")))
+#endif
+
+namespace tessera::relayout {
+
+#ifdef TESSERA_X86
+
+namespace {
+
+// Interleaves two registers of `unit`-byte elements: low = a0 b0 a1 b1 ... over the first 16
+// bytes of each, high over the last 16. AVX2 unpacks work within 128-bit lanes, so the 64-bit
+// quarters are first put in the order (0, 2, 1, 3).
+TESSERA_AVX2 void interleave(__m256i a, __m256i b, int unit, __m256i& low, __m256i& high) {
+  a = _mm256_permute4x64_epi64(a, 0xD8);
+  b = _mm256_permute4x64_epi64(b, 0xD8);
+  if (unit == 1) {
+    low = _mm256_unpacklo_epi8(a, b);
+    high = _mm256_unpackhi_epi8(a, b);
+  } else if (unit == 2) {
+    low = _mm256_unpacklo_epi16(a, b);
+    high = _mm256_unpackhi_epi16(a, b);
+  } else {
+    low = _mm256_unpacklo_epi32(a, b);
+    high = _mm256_unpackhi_epi32(a, b);
+  }
+}
+
+TESSERA_AVX2 void store(std::byte* to, __m256i v, bool streaming) {
+  if (streaming && (reinterpret_cast<uintptr_t>(to) & 31) == 0) {
+    _mm256_stream_si256(reinterpret_cast<__m256i*>(to), v);
+  } else {
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(to), v);
+  }
+}
+
+TESSERA_AVX2 __m256i load(const std::byte* from) {
+  return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(from));
+}
+
+TESSERA_AVX2 void interleave_avx2(const std::byte* source, int64_t row_bytes, int rows, int unit,
+                                  int64_t bytes_per_row, std::byte* destination, bool streaming) {
+  for (int64_t j = 0; j < bytes_per_row; j += 32) {
+    __m256i p_low, p_high;
+    interleave(load(source + j), load(source + row_bytes + j), unit, p_low, p_high);
+    std::byte* out = destination + j * rows;
+    if (rows == 2) {
+      store(out, p_low, streaming);
+      store(out + 32, p_high, streaming);
+      continue;
+    }
+    __m256i q_low, q_high, o0, o1, o2, o3;
+    interleave(load(source + 2 * row_bytes + j), load(source + 3 * row_bytes + j), unit, q_low,
+               q_high);
+    interleave(p_low, q_low, 2 * unit, o0, o1);
+    interleave(p_high, q_high, 2 * unit, o2, o3);
+    store(out, o0, streaming);
+    store(out + 32, o1, streaming);
+    store(out + 64, o2, streaming);
+    store(out + 96, o3, streaming);
+  }
+}
+
+TESSERA_AVX2 void stream_copy_avx2(std::byte* destination, const std::byte* source,
+                                   std::size_t bytes) {
+  const std::size_t head = (32 - (reinterpret_cast<uintptr_t>(destination) & 31)) & 31;
+  if (head >= bytes) {
+    std::memcpy(destination, source, bytes);
+    return;
+  }
+  std::memcpy(destination, source, head);
+  std::size_t i = head;
+  for (; i + 128 <= bytes; i += 128) {
+    const __m256i a = load(source + i);
+    const __m256i b = load(source + i + 32);
+    const __m256i c = load(source + i + 64);
+    const __m256i d = load(source + i + 96);
+    _mm256_stream_si256(reinterpret_cast<__m256i*>(destination + i), a);
+    _mm256_stream_si256(reinterpret_cast<__m256i*>(destination + i + 32), b);
+    _mm256_stream_si256(reinterpret_cast<__m256i*>(destination + i + 64), c);
+    _mm256_stream_si256(reinterpret_cast<__m256i*>(destination + i + 96), d);
+  }
+  for (; i + 32 <= bytes; i += 32) {
+    _mm256_stream_si256(reinterpret_cast<__m256i*>(destination + i), load(source + i));
+  }
+  std::memcpy(destination + i, source + i, bytes - i);
+}
+
+// dst[j * destination_row + i] = rows[i][column + j] for i, j < 8.
+TESSERA_AVX2 void stream_runs_avx2(std::byte* destination, int64_t destination_step,
+                                   const std::byte* source, int64_t source_step,
+                                   std::size_t run_bytes, int64_t count) {
+  const bool aligned = (reinterpret_cast<uintptr_t>(destination) & 31) == 0 &&
+                       destination_step % 32 == 0 && run_bytes % 128 == 0;
+  for (int64_t r = 0; r < count; ++r) {
+    std::byte* to = destination + r * destination_step;
+    const std::byte* from = source + r * source_step;
+    if (!aligned) {
+      stream_copy_avx2(to, from, run_bytes);
+      continue;
+    }
+    for (std::size_t i = 0; i < run_bytes; i += 128) {
+      const __m256i a = load(from + i);
+      const __m256i b = load(from + i + 32);
+      const __m256i c = load(from + i + 64);
+      const __m256i d = load(from + i + 96);
+      _mm256_stream_si256(reinterpret_cast<__m256i*>(to + i), a);
+      _mm256_stream_si256(reinterpret_cast<__m256i*>(to + i + 32), b);
+      _mm256_stream_si256(reinterpret_cast<__m256i*>(to + i + 64), c);
+      _mm256_stream_si256(reinterpret_cast<__m256i*>(to + i + 96), d);
+    }
+  }
+}
+
+TESSERA_AVX2 void transpose_8x8_avx2(const float* const* rows, int column, float* dst,
+                                     int64_t destination_row) {
+  __m256 t[8], u[8];
+  for (int k = 0; k < 8; k += 2) {
+    const __m256 a = _mm256_loadu_ps(rows[k] + column);
+    const __m256 b = _mm256_loadu_ps(rows[k + 1] + column);
+    t[k] = _mm256_unpacklo_ps(a, b);
+    t[k + 1] = _mm256_unpackhi_ps(a, b);
+  }
+  for (int g = 0; g < 8; g += 4) {  // per lane: u[g+m] holds column m (+4 in the high lane)
+    u[g] = _mm256_shuffle_ps(t[g], t[g + 2], 0x44);
+    u[g + 1] = _mm256_shuffle_ps(t[g], t[g + 2], 0xEE);
+    u[g + 2] = _mm256_shuffle_ps(t[g + 1], t[g + 3], 0x44);
+    u[g + 3] = _mm256_shuffle_ps(t[g + 1], t[g + 3], 0xEE);
+  }
+  for (int m = 0; m < 4; ++m) {
+    _mm256_storeu_ps(dst + m * destination_row, _mm256_permute2f128_ps(u[m], u[4 + m], 0x20));
+    _mm256_storeu_ps(dst + (m + 4) * destination_row, _mm256_permute2f128_ps(u[m], u[4 + m], 0x31));
+  }
+}
+
+// 16x16 as four 8x8 transposes into an L1 buffer, then one full 64-byte line per destination row.
+TESSERA_AVX2 void transpose_16x16_avx2(const float* const* rows, float* const* destination_rows,
+                                       bool streaming) {
+  alignas(64) float tile[16 * 16];
+  for (int i = 0; i < 16; i += 8) {
+    for (int j = 0; j < 16; j += 8) transpose_8x8_avx2(rows + i, j, tile + j * 16 + i, 16);
+  }
+  for (int j = 0; j < 16; ++j) {
+    const __m256 low = _mm256_load_ps(tile + j * 16);
+    const __m256 high = _mm256_load_ps(tile + j * 16 + 8);
+    float* out = destination_rows[j];
+    if (streaming && (reinterpret_cast<uintptr_t>(out) & 31) == 0) {
+      _mm256_stream_ps(out, low);
+      _mm256_stream_ps(out + 8, high);
+    } else {
+      _mm256_storeu_ps(out, low);
+      _mm256_storeu_ps(out + 8, high);
+    }
+  }
+}
+
+// For 32 columns at a time: per group of 8 rows, byte c of `group` collects bit 0 of rows
+// 8g..8g+7 at column c (Horner: double, then or in the next row's bit; bytes never carry), so
+// the four group vectors hold each column's word as 4 bytes, which a 4-way interleave puts in
+// place. No bit-matrix transpose needed.
+TESSERA_AVX2 void pack_bits_avx2(const std::byte* source, int64_t row_bytes, int64_t columns,
+                                 std::byte* destination) {
+  const __m256i one = _mm256_set1_epi8(1);
+  for (int64_t j = 0; j < columns; j += 32) {
+    __m256i group[4];
+    for (int g = 0; g < 4; ++g) {
+      __m256i bits = _mm256_setzero_si256();
+      for (int r = 7; r >= 0; --r) {
+        const __m256i row = load(source + (8 * g + r) * row_bytes + j);
+        bits = _mm256_or_si256(_mm256_add_epi8(bits, bits), _mm256_and_si256(row, one));
+      }
+      group[g] = bits;
+    }
+    __m256i p_low, p_high, q_low, q_high, o0, o1, o2, o3;
+    interleave(group[0], group[1], 1, p_low, p_high);
+    interleave(group[2], group[3], 1, q_low, q_high);
+    interleave(p_low, q_low, 2, o0, o1);
+    interleave(p_high, q_high, 2, o2, o3);
+    std::byte* out = destination + j * 4;
+    store(out, o0, false);
+    store(out + 32, o1, false);
+    store(out + 64, o2, false);
+    store(out + 96, o3, false);
+  }
+}
+
+}  // namespace
+
+bool has_avx2() {
+  static const bool yes = __builtin_cpu_supports("avx2");
+  return yes;
+}
+
+void stream_copy(std::byte* destination, const std::byte* source, std::size_t bytes) {
+  if (has_avx2()) {
+    stream_copy_avx2(destination, source, bytes);
+  } else {
+    std::memcpy(destination, source, bytes);
+  }
+}
+
+void store_fence() {
+  _mm_sfence();
+}
+
+void stream_runs(std::byte* destination, int64_t destination_step, const std::byte* source,
+                 int64_t source_step, std::size_t run_bytes, int64_t count) {
+  if (has_avx2()) {
+    stream_runs_avx2(destination, destination_step, source, source_step, run_bytes, count);
+    return;
+  }
+  for (int64_t r = 0; r < count; ++r) {
+    std::memcpy(destination + r * destination_step, source + r * source_step, run_bytes);
+  }
+}
+
+void transpose_16x16_f32(const std::byte* const* source_rows, std::byte* const* destination_rows,
+                         bool streaming) {
+  transpose_16x16_avx2(reinterpret_cast<const float* const*>(source_rows),
+                       reinterpret_cast<float* const*>(destination_rows), streaming);
+}
+
+bool interleave_rows(const std::byte* source, int64_t source_row_bytes, int rows, int element_bytes,
+                     int64_t columns, std::byte* destination, bool streaming, int64_t repeat,
+                     int64_t source_step, int64_t destination_step) {
+  const int64_t bytes = columns * element_bytes;
+  if (!has_avx2() || bytes % 32 != 0 || (rows != 2 && rows != 4)) return false;
+  for (int64_t r = 0; r < repeat; ++r) {
+    interleave_avx2(source + r * source_step, source_row_bytes, rows, element_bytes, bytes,
+                    destination + r * destination_step, streaming);
+  }
+  return true;
+}
+
+bool pack_bits_32_rows(const std::byte* source, int64_t source_row_bytes, int64_t columns,
+                       std::byte* destination) {
+  if (!has_avx2() || columns % 32 != 0) return false;
+  pack_bits_avx2(source, source_row_bytes, columns, destination);
+  return true;
+}
+
+#else  // no x86 SIMD: every caller takes its scalar path
+
+bool has_avx512() {
+  return false;
+}
+void stream_copy(std::byte* destination, const std::byte* source, std::size_t bytes) {
+  std::memcpy(destination, source, bytes);
+}
+void store_fence() {}
+void stream_runs(std::byte* destination, int64_t destination_step, const std::byte* source,
+                 int64_t source_step, std::size_t run_bytes, int64_t count) {
+  for (int64_t r = 0; r < count; ++r) {
+    std::memcpy(destination + r * destination_step, source + r * source_step, run_bytes);
+  }
+}
+void transpose_16x16_f32(const std::byte* const*, std::byte* const*, bool) {}
+bool interleave_rows(const std::byte*, int64_t, int, int, int64_t, std::byte*, bool, int64_t,
+                     int64_t, int64_t) {
+  return false;
+}
+bool pack_bits_32_rows(const std::byte*, int64_t, int64_t, std::byte*) {
+  return false;
+}
+
+#endif
+
+}  // namespace tessera::relayout

@@ -1,0 +1,13 @@
+"""Shared setup of the Python package's tests (tests/python)."""
+
+import os
+import sys
+
+from hypothesis import settings
+
+sys.path.insert(0, os.path.dirname(__file__))  # reference_layout, strategies
+
+# CI runs on 2 shared cores: bounded, deterministic example counts, no per-example deadline.
+settings.register_profile("ci", max_examples=150, deadline=None, derandomize=True)
+settings.register_profile("dev", max_examples=60, deadline=None)
+settings.load_profile(os.environ.get("TESSERA_HYPOTHESIS_PROFILE", "ci"))

@@ -1,0 +1,67 @@
+"""The package and the CLI are two faces of one library: same reports, same error messages.
+Needs the CLI binary: TESSERA_CLI=path (scripts/test.sh passes build/release/tessera)."""
+
+import json
+import os
+import subprocess
+
+import pytest
+
+import tessera
+
+CLI = os.environ.get("TESSERA_CLI", "build/release/tessera")
+pytestmark = pytest.mark.skipif(
+    not os.access(CLI, os.X_OK), reason=f"no tessera CLI at {CLI} (set TESSERA_CLI)"
+)
+
+
+def cli(*args):
+    return subprocess.run([CLI, *args], capture_output=True, text=True, timeout=60)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["f32[3,5]{1,0:T(2,2)}", "bf16[32,256]{1,0:T(8,128)(2,1)}", "pred[100,3]{0,1:T(32,128)(32,1)E(1)L(64)}"],
+)
+def test_info_is_the_cli_report(text):
+    layout = tessera.Layout(text)
+    assert layout.info() == json.loads(cli("info", text, "--json").stdout)
+    assert layout.info_text() == cli("info", text).stdout
+
+
+@pytest.mark.parametrize(
+    "text", ["f32[3,5]{1,0:T(0,2)}", "f32[3,5", "F32[3,5]{1,0:T(2,2)L(0)}", "f32[3,5]{1,0,2}"]
+)
+def test_errors_carry_the_cli_message(text):
+    result = cli("info", text)
+    assert result.returncode == 2
+    with pytest.raises(tessera.Error) as caught:
+        tessera.Layout(text)
+    assert result.stderr == f"error: {caught.value}\n"
+
+
+def test_index_errors_carry_the_cli_message():
+    result = cli("index", "f32[3,5]{1,0:T(2,2)}", "1,7")
+    with pytest.raises(tessera.OutOfRangeError) as caught:
+        tessera.Layout("f32[3,5]{1,0:T(2,2)}").linear_index((1, 7))
+    assert result.stderr == f"error: {caught.value}\n"
+
+
+def test_npu_info_is_the_cli_report():
+    from tessera import npu
+
+    args = ["--device", "bm1684", "--shape", "4,100,7,7", "--dtype", "f16", "--address", "0x8000", "--layout", "compact"]
+    tensor = npu.Tensor("bm1684", (4, 100, 7, 7), "f16", address=0x8000, layout="compact")
+    assert tensor.info() == json.loads(cli("npu", "info", *args, "--json").stdout)
+    result = cli("npu", "info", "--device", "bm1684", "--shape", "4,100,7,7", "--dtype", "s16", "--address", "0", "--layout", "aligned", "--mode", "4N")
+    with pytest.raises(tessera.Error) as caught:
+        npu.Tensor("bm1684", (4, 100, 7, 7), "s16", mode="4N")
+    assert result.returncode == 2 and result.stderr == f"error: {caught.value}\n"
+
+
+def test_npu_matrix_best_w_is_the_cli_report():
+    from tessera import npu
+
+    report = json.loads(cli("npu", "matrix", "--device", "bm1684", "--rows", "3", "--cols", "1000", "--dtype", "f32",
+                            "--address", "0", "--best-w", "--json").stdout)
+    assert npu.Matrix("bm1684", 3, 1000, "f32").info() == report
