@@ -270,7 +270,7 @@ def test_explain_npu_tensor_table_and_suggestions(tessera):
     assert out["report"]["channels_per_npu"] == 3
     text = "\n".join(tessera.lines("explain", "npu", "--device", SPEC_DEVICE, "--shape", "1,6,1,1",
                                    "--dtype", "f32", "--address", "3072"))
-    assert "NPU  channels  used bytes  data bytes  wasted bytes  banks" in text
+    assert "NPU    channels  used bytes  data bytes  wasted bytes  banks" in text
     assert "start at NPU 0" in text
 
 
