@@ -14,7 +14,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
     if (window.row_end <= window.row_begin) __builtin_trap();
     if (window.col_end != -1 && window.col_end <= window.col_begin) __builtin_trap();
     const auto resolved = tessera::render::resolve_window(window, 1000, 1000, 4096);
-    if (resolved.cells() > 4096 || resolved.row_end > 1000 || resolved.col_end > 1000) __builtin_trap();
+    if (resolved.cells() > 4096 || resolved.row_end > 1000 || resolved.col_end > 1000)
+      __builtin_trap();
   } catch (const tessera::Error&) {
   }
   return 0;

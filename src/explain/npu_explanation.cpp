@@ -268,19 +268,32 @@ std::string npu_explanation_text(const NpuExplanation& e) {
       human_bytes(e.npus.empty() ? 0 : e.size_bytes / static_cast<int64_t>(e.npus.size())),
       e.npus.size(), 100.0 * e.padding_fraction);
   if (e.best_w) out += fmt::format("best W            {}\n", *e.best_w);
-  out += "\n  NPU  channels  used bytes  data bytes  wasted bytes  banks      fits\n";
+  out += "\n  NPU    channels  used bytes  data bytes  wasted bytes  banks      fits\n";
+  // NPUs with the same row share one line ("1-62"): a 64-NPU chip prints a few lines, not 64.
+  auto same = [](const NpuUsage& x, const NpuUsage& y) {
+    return x.channels == y.channels && x.used_bytes == y.used_bytes &&
+           x.data_bytes == y.data_bytes && x.wasted_bytes == y.wasted_bytes && x.banks == y.banks &&
+           x.fits == y.fits;
+  };
   int64_t empty = 0;
-  for (const NpuUsage& u : e.npus) {
+  for (std::size_t i = 0; i < e.npus.size();) {
+    std::size_t end = i + 1;
+    while (end < e.npus.size() && same(e.npus[i], e.npus[end])) ++end;
+    const NpuUsage& u = e.npus[i];
     if (u.channels == 0) {
-      ++empty;
+      empty += static_cast<int64_t>(end - i);
+      i = end;
       continue;
     }
+    const std::string npus =
+        end - i == 1 ? fmt::format("{}", u.npu) : fmt::format("{}-{}", u.npu, e.npus[end - 1].npu);
     const std::string banks = u.banks.empty() ? "-"
                               : u.banks.size() == 1
                                   ? fmt::format("{}", u.banks.front())
                                   : fmt::format("{}-{}", u.banks.front(), u.banks.back());
-    out += fmt::format("  {:>3}  {:>8}  {:>10}  {:>10}  {:>12}  {:<9}  {}\n", u.npu, u.channels,
+    out += fmt::format("  {:<5}  {:>8}  {:>10}  {:>10}  {:>12}  {:<9}  {}\n", npus, u.channels,
                        u.used_bytes, u.data_bytes, u.wasted_bytes, banks, u.fits ? "yes" : "no");
+    i = end;
   }
   if (empty > 0 && !e.npus.empty()) {
     out += fmt::format("  {} NPU(s) hold no channel; each wastes the reserved band of {} bytes\n",

@@ -13,15 +13,8 @@ namespace {
 constexpr int64_t kDefaultNpuColumns = 16;
 
 std::string_view layout_word(const npu::LocalLayout& layout) {
-  switch (layout.kind) {
-    case npu::LayoutKind::kAligned:
-      return "aligned";
-    case npu::LayoutKind::kCompact:
-      return "compact";
-    case npu::LayoutKind::kStrides:
-      return "explicit strides";
-  }
-  return "aligned";
+  if (layout.kind == npu::LayoutKind::kStrides) return "explicit strides";
+  return layout.kind == npu::LayoutKind::kAligned ? "aligned" : "compact";
 }
 
 NpuPicture build(const npu::LocalTensor& tensor, const npu::MatrixLayout* matrix,

@@ -110,8 +110,9 @@ def test_pred_one_bit_option(tessera):
 def test_default_runs_both_examples(tessera):
     text = "\n".join(tessera.lines("explain"))
     assert "f32[3,5]{1,0:T(2,2)}" in text and "s32[2048,1,128,128,4]{4,3,2,1,0:T(8,128)}" in text
-    examples = tessera.json("explain", "--json")["examples"]
-    assert [e["size_bytes"] for e in examples] == [96, 16 * 2**30]
+    out = tessera.json("explain", "--json")
+    assert out["layout"] == "s32[2048,1,128,128,4]{4,3,2,1,0:T(8,128)}"
+    assert [e["size_bytes"] for e in out["examples"]] == [96, 16 * 2**30]
 
 
 class _Checker(html.parser.HTMLParser):
@@ -269,7 +270,7 @@ def test_explain_npu_tensor_table_and_suggestions(tessera):
     assert out["report"]["channels_per_npu"] == 3
     text = "\n".join(tessera.lines("explain", "npu", "--device", SPEC_DEVICE, "--shape", "1,6,1,1",
                                    "--dtype", "f32", "--address", "3072"))
-    assert "NPU  channels  used bytes  data bytes  wasted bytes  banks" in text
+    assert "NPU    channels  used bytes  data bytes  wasted bytes  banks" in text
     assert "start at NPU 0" in text
 
 

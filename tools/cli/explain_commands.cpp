@@ -59,7 +59,15 @@ void run_explain(const ExplainArguments& args) {
                           explain::explanation_text(explanation));
     }
   }
-  std::cout << (args.json ? nlohmann::ordered_json{{"examples", examples}}.dump(2) + "\n" : text);
+  if (args.json) {
+    // One object like any other explain --json (the last, padding-heavy example), carrying
+    // every example under "examples".
+    nlohmann::ordered_json out = examples.back();
+    out["examples"] = examples;
+    std::cout << out.dump(2) << "\n";
+    return;
+  }
+  std::cout << text;
 }
 
 // The arguments of `tessera npu info` (tensor form) or `tessera npu matrix` (matrix form, chosen
