@@ -20,10 +20,9 @@
 #include <thread>
 #include <vector>
 
+#include "tessera/relayout/layout_operand.h"
 #include "tessera/relayout/relayout_plan.h"
 #include "tessera/relayout/streaming_copy.h"
-#include "tessera/xla/notation.h"
-#include "tessera/xla/tiled_layout.h"
 
 #ifdef TESSERA_HAVE_ONEDNN
 #include <oneapi/dnnl/dnnl.hpp>
@@ -33,7 +32,6 @@ namespace {
 
 using tessera::IndexMap;
 namespace relayout = tessera::relayout;
-namespace xla = tessera::xla;
 
 int bench_threads() {
   const char* text = std::getenv("TESSERA_BENCH_THREADS");
@@ -87,6 +85,11 @@ const RelayoutCase kCases[] = {
      "pred[8192,8192]{1,0:T(32,128)(32,1)E(1)}",
      {}},
     {"f32_unaligned_to_T8x128", "f32[4000,4000]{1,0}", "f32[4000,4000]{1,0:T(8,128)}", {}},
+    // The whole 32 MiB local memory image of a BM1684 (64 NPUs x 512 KiB) as the destination.
+    {"f32_nchw_to_npu_aligned",
+     "f32[4,256,56,56]{3,2,1,0}",
+     "npu:bm1684:4,256,56,56:f32:0:aligned",
+     {}},
 };
 
 // A huge-page backed, pre-faulted buffer (BENCHMARKING.md: first touch runs at 0.2-0.4 GB/s).
@@ -110,22 +113,22 @@ struct HugeBuffer {
 // The buffers of the case being measured; one case is held at a time.
 struct CaseData {
   explicit CaseData(const RelayoutCase& c)
-      : from(xla::parse_shape(c.from)),
-        to(xla::parse_shape(c.to)),
-        source(static_cast<std::size_t>(from.size_bytes())),
-        destination(static_cast<std::size_t>(to.size_bytes())),
-        copy_destination(static_cast<std::size_t>(from.size_bytes())),
-        plan(relayout::plan(from.index_map(), to.index_map(), {.threads = bench_threads()})) {
+      : from(relayout::parse_layout_operand(c.from)),
+        to(relayout::parse_layout_operand(c.to)),
+        source(static_cast<std::size_t>(from.map->size_bytes())),
+        destination(static_cast<std::size_t>(to.map->size_bytes())),
+        copy_destination(static_cast<std::size_t>(from.map->size_bytes())),
+        plan(relayout::plan(*from.map, *to.map, {.threads = bench_threads()})) {
     std::mt19937_64 rng(1);
     for (std::size_t i = 0; i + 8 <= source.size; i += 8) {
       const uint64_t v = rng();
       std::memcpy(source.data + i, &v, 8);
     }
-    const IndexMap& a = from.index_map();
-    const IndexMap& b = to.index_map();
+    const IndexMap& a = *from.map;
+    const IndexMap& b = *to.map;
     logical_bytes = a.logical_elements() * (a.element_bits() + b.element_bits()) / 8;
   }
-  xla::TiledLayout from, to;
+  relayout::LayoutOperand from, to;
   HugeBuffer source, destination, copy_destination;
   relayout::RelayoutPlan plan;
   int64_t logical_bytes = 0;
@@ -204,8 +207,8 @@ void BM_Relayout(benchmark::State& state, const RelayoutCase* c) {
 // The per-element index formula: every logical index through both layouts' linear_index.
 void BM_Naive(benchmark::State& state, const RelayoutCase* c) {
   CaseData& data = case_data(*c);
-  const IndexMap& a = data.from.index_map();
-  const IndexMap& b = data.to.index_map();
+  const IndexMap& a = *data.from.map;
+  const IndexMap& b = *data.to.map;
   const int ab = a.element_bits();
   const int bb = b.element_bits();
   const auto start = std::chrono::steady_clock::now();

@@ -7,6 +7,7 @@ apt_packages=(
   cmake ninja-build g++ clang libclang-rt-14-dev
   libcli11-dev nlohmann-json3-dev libfmt-dev libgtest-dev libgmock-dev libbenchmark-dev
   libhwy-dev libdnnl-dev
+  chromium  # headless browser for tests/browser (pictures rendered and screenshotted)
 )
 # Extra Debian packages a step needs (e.g. chromium for the browser tests) can be added with
 # TESSERA_EXTRA_APT="pkg1 pkg2".

@@ -1,5 +1,7 @@
 #include "tessera/npu/footprint.h"
 
+#include <algorithm>
+
 #include "tessera/checked_arithmetic.h"
 
 namespace tessera::npu {
@@ -40,6 +42,7 @@ Footprint footprint(const LocalTensor& tensor) {
     mine.dummy_bytes = mine.channels * (channel_slots - channel_data);
     result.npus_touched.push_back(npu);
     result.span_bytes += mine.span_bytes;
+    result.busiest_npu_bytes = std::max(result.busiest_npu_bytes, mine.span_bytes);
     result.data_bytes += mine.data_bytes;
     result.dummy_bytes += mine.dummy_bytes;
   }

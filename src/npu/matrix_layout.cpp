@@ -6,6 +6,7 @@
 
 #include "tessera/checked_arithmetic.h"
 #include "tessera/error.h"
+#include "tessera/npu/footprint.h"
 
 namespace tessera::npu {
 namespace {
@@ -55,6 +56,10 @@ std::array<int64_t, 4> MatrixLayout::tensor_index(int64_t row, int64_t column) c
   return {row, column / width_, 0, column % width_};
 }
 
+int64_t MatrixLayout::local_memory_per_npu() const {
+  return footprint(tensor_).busiest_npu_bytes;
+}
+
 ElementPlace MatrixLayout::place(int64_t row, int64_t column) const {
   return tensor_.place(tensor_index(row, column));
 }
@@ -71,14 +76,15 @@ int64_t best_matrix_width(const Device& device, int64_t rows, int64_t columns, E
   int64_t best_width = 0;
   int64_t best_bytes = 0;
   bool best_within_npus = false;
-  // Among the W giving the same C = ceil(M/W), the band (N-1)*NS + (rows-1)*CS + W elements grows
-  // strictly with W (NS and CS = align(W) never shrink), so only the smallest such W can win:
+  // Among the W giving the same C = ceil(M/W), every NPU's span (N-1)*NS + (its rows - 1)*CS + W
+  // elements grows strictly with W (NS and CS = align(W) never shrink; which channels and rows
+  // an NPU holds depends on C and Q only), so only the smallest such W can win:
   // visiting those, O(sqrt(M)) of them, finds the same W as trying every W in [1, M].
   // Ascending W, so a later W replaces an equal earlier one: ties go to the larger W.
   for (int64_t width = 1;; width = ceil_divide(columns, ceil_divide(columns, width) - 1)) {
     const LocalTensor tensor =
         matrix_tensor(device, rows, columns, type, address, width, n_stride_rule);
-    const int64_t bytes = tensor.bytes_reserved_per_npu();
+    const int64_t bytes = footprint(tensor).busiest_npu_bytes;
     const bool within_npus = tensor.shape()[1] <= device.npus;
     const bool better = best_width == 0 || bytes < best_bytes ||
                         (bytes == best_bytes && within_npus >= best_within_npus);

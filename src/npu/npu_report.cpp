@@ -80,6 +80,7 @@ nlohmann::ordered_json local_tensor_report_json(const LocalTensor& tensor) {
       {"npus_touched", fp.npus_touched},
       {"bytes_per_npu", bytes_per_npu},
       {"data_bytes_per_npu", data_bytes_per_npu},
+      {"busiest_npu_bytes", fp.busiest_npu_bytes},
       {"reserved_bytes_per_npu", fp.reserved_bytes_per_npu},
       {"data_bytes", fp.data_bytes},
       {"dummy_bytes", fp.dummy_bytes},
@@ -111,12 +112,28 @@ std::string local_tensor_report_text(const LocalTensor& tensor) {
   out += fmt::format("channels per NPU  {}\n", tensor.channels_per_npu());
   out += fmt::format("strides (N,C,H,W) {} stored elements\n", tuple(tensor.strides()));
   out += fmt::format("NPUs touched      {} of {}\n", fp.npus_touched.size(), device.npus);
-  for (const NpuFootprint& npu : fp.npus) {
-    if (npu.channels == 0) continue;
-    out += fmt::format("  NPU {:<4} {} channel(s), bytes [{}, {}]: span {}, data {}", npu.npu,
-                       npu.channels, npu.first_byte, npu.last_byte, npu.span_bytes, npu.data_bytes);
-    out += npu.dummy_bytes > 0 ? fmt::format(", dummies {}\n", npu.dummy_bytes) : "\n";
+  // Consecutive NPUs with the same footprint share a line: 64 NPUs often have two kinds.
+  const auto same = [](const NpuFootprint& a, const NpuFootprint& b) {
+    return a.channels == b.channels && a.first_byte == b.first_byte && a.last_byte == b.last_byte &&
+           a.data_bytes == b.data_bytes && a.dummy_bytes == b.dummy_bytes;
+  };
+  for (std::size_t first = 0; first < fp.npus.size();) {
+    std::size_t last = first;
+    while (last + 1 < fp.npus.size() && same(fp.npus[last + 1], fp.npus[first])) ++last;
+    const NpuFootprint& npu = fp.npus[first];
+    const std::string npus =
+        first == last ? fmt::format("NPU {}", first) : fmt::format("NPUs {}-{}", first, last);
+    if (npu.channels == 0) {
+      out += fmt::format("  {:<10} empty\n", npus);
+    } else {
+      out +=
+          fmt::format("  {:<10} {} channel(s) each, bytes [{}, {}]: span {}, data {}", npus,
+                      npu.channels, npu.first_byte, npu.last_byte, npu.span_bytes, npu.data_bytes);
+      out += npu.dummy_bytes > 0 ? fmt::format(", dummies {}\n", npu.dummy_bytes) : "\n";
+    }
+    first = last + 1;
   }
+  out += fmt::format("busiest NPU       {} bytes\n", fp.busiest_npu_bytes);
   out += fmt::format("reserved per NPU  {} bytes from offset {}\n", fp.reserved_bytes_per_npu,
                      tensor.start().offset);
   out += fmt::format("data              {} bytes\n", fp.data_bytes);
@@ -137,19 +154,20 @@ nlohmann::ordered_json matrix_report_json(const MatrixLayout& matrix, bool searc
   out["channels"] = matrix.channels();
   out["last_channel_columns"] = matrix.last_channel_columns();
   out["row_bytes_per_npu"] = matrix.row_bytes_per_npu();
-  out["local_memory_per_npu"] = matrix.tensor().bytes_reserved_per_npu();
+  out["local_memory_per_npu"] = matrix.local_memory_per_npu();
   const nlohmann::ordered_json tensor = local_tensor_report_json(matrix.tensor());
   for (auto it = tensor.begin(); it != tensor.end(); ++it) out[it.key()] = *it;
   return out;
 }
 
 std::string matrix_report_text(const MatrixLayout& matrix, bool searched) {
-  std::string out = fmt::format("matrix            {} x {}, W = {}{} columns per channel\n",
+  std::string out = fmt::format("matrix            {} x {}, W = {} columns per channel{}\n",
                                 matrix.rows(), matrix.columns(), matrix.width(),
                                 searched ? " (best: least local memory per NPU)" : "");
   out += fmt::format("channels          {} (last channel holds {} columns)\n", matrix.channels(),
                      matrix.last_channel_columns());
   out += fmt::format("row bytes per NPU {}\n", matrix.row_bytes_per_npu());
+  out += fmt::format("memory per NPU    {} bytes (busiest NPU)\n", matrix.local_memory_per_npu());
   return out + local_tensor_report_text(matrix.tensor());
 }
 

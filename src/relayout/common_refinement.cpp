@@ -142,13 +142,28 @@ std::optional<std::vector<StridedBox>> data_boxes(const IndexMap& source,
                                                   const IndexMap& destination) {
   const DigitForm& from = *source.digit_form();
   const DigitForm& to = *destination.digit_form();
-  if (from.origins != to.origins) return std::nullopt;
+  int64_t source_base = from.base;
+  int64_t destination_base = to.base;
   std::vector<std::vector<BoxFactor>> per_dimension;
   for (int dim = 0; dim < source.rank(); ++dim) {
-    const int64_t lo = from.origins[dim];
-    const int64_t hi = lo + source.dims()[dim];
     const std::vector<Digit> a = digits_of(from, dim);
     const std::vector<Digit> b = digits_of(to, dim);
+    // Both sides must count the dimension from the same origin. A side whose dimension is one
+    // plain digit (offset linear in the index: a row-major tensor's C against an NPU tensor
+    // starting at NPU q) takes the other side's origin by moving its base.
+    int64_t lo = to.origins[dim];
+    const int64_t shift = to.origins[dim] - from.origins[dim];
+    if (shift != 0) {
+      if (a.size() <= 1 && (a.empty() || a[0].weight == 1)) {
+        source_base -= shift * (a.empty() ? 0 : a[0].stride);
+      } else if (b.size() <= 1 && (b.empty() || b[0].weight == 1)) {
+        destination_base += shift * (b.empty() ? 0 : b[0].stride);
+        lo = from.origins[dim];
+      } else {
+        return std::nullopt;
+      }
+    }
+    const int64_t hi = lo + source.dims()[dim];
     std::vector<int64_t> weights{1};
     for (const auto* side : {&a, &b}) {
       for (const Digit& d : *side) {
@@ -171,7 +186,7 @@ std::optional<std::vector<StridedBox>> data_boxes(const IndexMap& source,
     per_dimension.push_back(factors(pieces, levels));
   }
   std::vector<StridedBox> boxes;
-  cartesian(per_dimension, from.base, to.base, boxes);
+  cartesian(per_dimension, source_base, destination_base, boxes);
   return boxes;
 }
 

@@ -18,7 +18,8 @@ namespace tessera::relayout {
 
 // The boxes that copy every logical element from `source` to `destination` (both with a digit
 // form), each element exactly once; nullopt when the digit weights of some dimension do not
-// form a common mixed radix (e.g. tiles of 3 and 2 on one dimension) or the origins differ.
+// form a common mixed radix (e.g. tiles of 3 and 2 on one dimension), or the origins differ on a
+// dimension that both sides split into several digits.
 std::optional<std::vector<StridedBox>> data_boxes(const IndexMap& source,
                                                   const IndexMap& destination);
 

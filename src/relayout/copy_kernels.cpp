@@ -94,7 +94,8 @@ void transpose_tiles(const std::byte* source, int64_t rows, int64_t source_row,
             continue;
           }
           for (int64_t j = j0; j < j1; ++j) {
-            for (int64_t i = i0; i < i1; ++i) dst[j * destination_row + i] = src[i * source_row + j];
+            for (int64_t i = i0; i < i1; ++i)
+              dst[j * destination_row + i] = src[i * source_row + j];
           }
         }
       }
@@ -141,14 +142,20 @@ void transpose_box(const StridedBox& box, const CopyKernel& k, const std::byte* 
   const StridedAxis& pair = box.axes[1];
   const bool interleave = (bytes == 1 || bytes == 2) && (inner.count == 2 || inner.count == 4) &&
                           pair.destination_stride == inner.count && has_avx2();
+  if (interleave) {  // many groups per call, like runs
+    const StridedAxis next = box.axes.size() > 2 ? box.axes[2] : StridedAxis{1, 0, 0};
+    bool done = true;
+    for_each_outer(box, 3, [&](int64_t s, int64_t d) {
+      done = done && interleave_rows(source + s * bytes, inner.source_stride * bytes,
+                                     static_cast<int>(inner.count), bytes, pair.count,
+                                     destination + d * bytes, streaming, next.count,
+                                     next.source_stride * bytes, next.destination_stride * bytes);
+    });
+    if (done) return;
+  }
   for_each_outer(box, 2, [&](int64_t s, int64_t d) {
     const std::byte* from = source + s * bytes;
     std::byte* to = destination + d * bytes;
-    if (interleave &&
-        interleave_rows(from, inner.source_stride * bytes, static_cast<int>(inner.count), bytes,
-                        pair.count, to, streaming)) {
-      return;
-    }
     switch (bytes) {
       case 1:
         transpose_tiles<1>(from, inner.count, inner.source_stride, to, pair.count,
@@ -298,7 +305,9 @@ CopyKernel choose_copy_kernel(StridedBox& box, int source_bits, int destination_
   }
   if (source_bits == 8 && destination_bits == 1 && box.axes.size() >= 2 && inner.count == 32 &&
       inner.destination_stride == 1 && box.axes[1].source_stride == 1 &&
-      box.axes[1].destination_stride == 32 && box.destination_base % 32 == 0) {
+      box.axes[1].destination_stride == 32 && box.destination_base % 32 == 0 &&
+      std::all_of(box.axes.begin() + 2, box.axes.end(),
+                  [](const StridedAxis& a) { return a.destination_stride % 32 == 0; })) {
     k.kind = KernelKind::kPackBits;
     sort_outer_by_source(box, 2);
   }
@@ -311,14 +320,18 @@ void copy_box(const StridedBox& box, const CopyKernel& k, const std::byte* sourc
     case KernelKind::kRuns: {
       const int bytes = k.source_bits / 8;
       const auto run = static_cast<std::size_t>(box.axes[0].count * bytes);
+      if (k.streaming) {  // many runs per call: a 512-byte run is too short to pay a call each
+        const StridedAxis next = box.axes.size() > 1 ? box.axes[1] : StridedAxis{1, 0, 0};
+        for_each_outer(box, 2, [&](int64_t s, int64_t d) {
+          stream_runs(destination + d * bytes, next.destination_stride * bytes, source + s * bytes,
+                      next.source_stride * bytes, run, next.count);
+        });
+        store_fence();
+        return;
+      }
       for_each_outer(box, 1, [&](int64_t s, int64_t d) {
-        if (k.streaming) {
-          stream_copy(destination + d * bytes, source + s * bytes, run);
-        } else {
-          std::memcpy(destination + d * bytes, source + s * bytes, run);
-        }
+        std::memcpy(destination + d * bytes, source + s * bytes, run);
       });
-      if (k.streaming) store_fence();
       return;
     }
     case KernelKind::kTranspose:

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -21,7 +22,7 @@ namespace {
 // caches (BENCHMARKING.md: a streaming-store copy is the ceiling here).
 constexpr int64_t kStreamingBytes = int64_t{4} << 20;
 // Work is handed to threads in pieces of about this many destination bytes.
-constexpr int64_t kTaskBytes = int64_t{256} << 10;
+constexpr int64_t kTaskBytes = int64_t{1} << 20;
 
 struct Task {
   StridedBox box;
@@ -35,18 +36,44 @@ int64_t last_offset(const StridedBox& box) {
   return last;
 }
 
-// Splits a box along its outermost axis into pieces of about kTaskBytes.
+// The first axis a kernel lets threads split (the axes below it form the kernel's unit).
+std::size_t first_splittable_axis(const CopyKernel& kernel, bool fill) {
+  if (fill) return 0;
+  switch (kernel.kind) {
+    case KernelKind::kTranspose:
+      return kernel.grouped ? 4 : 0;
+    case KernelKind::kPackBits:
+      return 2;
+    default:
+      return 0;
+  }
+}
+
+// Splits a box into pieces of about kTaskBytes along the axis that moves furthest in the source
+// (in the destination for fills): each piece then reads (writes) one compact band, and a
+// transpose keeps whole source rows per piece. A run may be cut only when it is the sole axis.
 void split_into_tasks(const StridedBox& box, const CopyKernel& kernel, bool fill, int bits,
                       std::vector<Task>& tasks) {
   const int64_t bytes = std::max<int64_t>(1, box.elements() * bits / 8);
-  const int64_t outer = box.axes.empty() ? 1 : box.axes.back().count;
-  const int64_t pieces = std::clamp<int64_t>(bytes / kTaskBytes, 1, outer);
+  std::size_t first = first_splittable_axis(kernel, fill);
+  if (!fill && kernel.kind == KernelKind::kRuns && box.axes.size() > 1) first = 1;
+  std::optional<std::size_t> axis;
+  for (std::size_t k = first; k < box.axes.size(); ++k) {
+    const StridedAxis& a = box.axes[k];
+    const int64_t stride = fill ? a.destination_stride : a.source_stride;
+    if (a.count > 1 && (!axis || stride > (fill ? box.axes[*axis].destination_stride
+                                                : box.axes[*axis].source_stride))) {
+      axis = k;
+    }
+  }
+  const int64_t count = axis ? box.axes[*axis].count : 1;
+  const int64_t pieces = std::clamp<int64_t>(bytes / kTaskBytes, 1, count);
   for (int64_t p = 0; p < pieces; ++p) {
     Task t{box, kernel, fill};
     if (pieces > 1) {
-      StridedAxis& a = t.box.axes.back();
-      const int64_t begin = outer * p / pieces;
-      const int64_t end = outer * (p + 1) / pieces;
+      StridedAxis& a = t.box.axes[*axis];
+      const int64_t begin = count * p / pieces;
+      const int64_t end = count * (p + 1) / pieces;
       t.box.source_base += begin * a.source_stride;
       t.box.destination_base += begin * a.destination_stride;
       a.count = end - begin;

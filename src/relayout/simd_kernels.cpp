@@ -103,6 +103,31 @@ TESSERA_AVX2 void stream_copy_avx2(std::byte* destination, const std::byte* sour
 }
 
 // dst[j * destination_row + i] = rows[i][column + j] for i, j < 8.
+TESSERA_AVX2 void stream_runs_avx2(std::byte* destination, int64_t destination_step,
+                                   const std::byte* source, int64_t source_step,
+                                   std::size_t run_bytes, int64_t count) {
+  const bool aligned = (reinterpret_cast<uintptr_t>(destination) & 31) == 0 &&
+                       destination_step % 32 == 0 && run_bytes % 128 == 0;
+  for (int64_t r = 0; r < count; ++r) {
+    std::byte* to = destination + r * destination_step;
+    const std::byte* from = source + r * source_step;
+    if (!aligned) {
+      stream_copy_avx2(to, from, run_bytes);
+      continue;
+    }
+    for (std::size_t i = 0; i < run_bytes; i += 128) {
+      const __m256i a = load(from + i);
+      const __m256i b = load(from + i + 32);
+      const __m256i c = load(from + i + 64);
+      const __m256i d = load(from + i + 96);
+      _mm256_stream_si256(reinterpret_cast<__m256i*>(to + i), a);
+      _mm256_stream_si256(reinterpret_cast<__m256i*>(to + i + 32), b);
+      _mm256_stream_si256(reinterpret_cast<__m256i*>(to + i + 64), c);
+      _mm256_stream_si256(reinterpret_cast<__m256i*>(to + i + 96), d);
+    }
+  }
+}
+
 TESSERA_AVX2 void transpose_8x8_avx2(const float* const* rows, int column, float* dst,
                                      int64_t destination_row) {
   __m256 t[8], u[8];
@@ -194,6 +219,17 @@ void store_fence() {
   _mm_sfence();
 }
 
+void stream_runs(std::byte* destination, int64_t destination_step, const std::byte* source,
+                 int64_t source_step, std::size_t run_bytes, int64_t count) {
+  if (has_avx2()) {
+    stream_runs_avx2(destination, destination_step, source, source_step, run_bytes, count);
+    return;
+  }
+  for (int64_t r = 0; r < count; ++r) {
+    std::memcpy(destination + r * destination_step, source + r * source_step, run_bytes);
+  }
+}
+
 void transpose_16x16_f32(const std::byte* const* source_rows, std::byte* const* destination_rows,
                          bool streaming) {
   transpose_16x16_avx2(reinterpret_cast<const float* const*>(source_rows),
@@ -201,10 +237,14 @@ void transpose_16x16_f32(const std::byte* const* source_rows, std::byte* const* 
 }
 
 bool interleave_rows(const std::byte* source, int64_t source_row_bytes, int rows, int element_bytes,
-                     int64_t columns, std::byte* destination, bool streaming) {
+                     int64_t columns, std::byte* destination, bool streaming, int64_t repeat,
+                     int64_t source_step, int64_t destination_step) {
   const int64_t bytes = columns * element_bytes;
   if (!has_avx2() || bytes % 32 != 0 || (rows != 2 && rows != 4)) return false;
-  interleave_avx2(source, source_row_bytes, rows, element_bytes, bytes, destination, streaming);
+  for (int64_t r = 0; r < repeat; ++r) {
+    interleave_avx2(source + r * source_step, source_row_bytes, rows, element_bytes, bytes,
+                    destination + r * destination_step, streaming);
+  }
   return true;
 }
 
@@ -224,8 +264,15 @@ void stream_copy(std::byte* destination, const std::byte* source, std::size_t by
   std::memcpy(destination, source, bytes);
 }
 void store_fence() {}
+void stream_runs(std::byte* destination, int64_t destination_step, const std::byte* source,
+                 int64_t source_step, std::size_t run_bytes, int64_t count) {
+  for (int64_t r = 0; r < count; ++r) {
+    std::memcpy(destination + r * destination_step, source + r * source_step, run_bytes);
+  }
+}
 void transpose_16x16_f32(const std::byte* const*, std::byte* const*, bool) {}
-bool interleave_rows(const std::byte*, int64_t, int, int, int64_t, std::byte*, bool) {
+bool interleave_rows(const std::byte*, int64_t, int, int, int64_t, std::byte*, bool, int64_t,
+                     int64_t, int64_t) {
   return false;
 }
 bool pack_bits_32_rows(const std::byte*, int64_t, int64_t, std::byte*) {

@@ -14,6 +14,10 @@ bool has_avx2();
 // The caller issues store_fence() before the data is read by another thread.
 void stream_copy(std::byte* destination, const std::byte* source, std::size_t bytes);
 void store_fence();
+// `count` runs of `run_bytes`: run r goes from source + r * source_step to
+// destination + r * destination_step, with non-temporal stores like stream_copy.
+void stream_runs(std::byte* destination, int64_t destination_step, const std::byte* source,
+                 int64_t source_step, std::size_t run_bytes, int64_t count);
 
 // One 16x16 tile of 4-byte elements: destination_rows[j][i] = source_rows[i][j], i, j < 16.
 // Requires has_avx2(). Each destination row gets one 64-byte store pair, so non-temporal stores
@@ -24,8 +28,10 @@ void transpose_16x16_f32(const std::byte* const* source_rows, std::byte* const* 
 // Interleaves `rows` (2 or 4) source rows of `columns` elements of `element_bytes` (1 or 2; a
 // multiple of 32 bytes per row): destination[j * rows + i] = row_i[j]. This is the packing of
 // XLA's (2,1) and (4,1) tiles.
+// `repeat` times, the next group `source_step` / `destination_step` bytes further.
 bool interleave_rows(const std::byte* source, int64_t source_row_bytes, int rows, int element_bytes,
-                     int64_t columns, std::byte* destination, bool streaming);
+                     int64_t columns, std::byte* destination, bool streaming, int64_t repeat = 1,
+                     int64_t source_step = 0, int64_t destination_step = 0);
 
 // Packs the low bits of 32 source rows of bytes into 32-bit words: bit i of word j =
 // row_i[j] & 1 (XLA's (32,1) tile with E(1)). `columns` is a multiple of 32.

@@ -81,11 +81,14 @@ TileChain::TileChain(const Shape& shape, const TileChainShapes& shapes)
       physical_dims_(shapes.physical_dims),
       tiled_elements_(shapes.tiled_elements) {}
 
-int64_t TileChain::offset_of(std::span<const int64_t> index) const {
+std::vector<std::vector<int64_t>> TileChain::coordinates_by_level(
+    std::span<const int64_t> index) const {
+  std::vector<std::vector<int64_t>> levels;
   std::vector<int64_t> c;
   for (std::size_t k = 0; k < minor_to_major_.size(); ++k) {
     c.push_back(index[logical_dim_at(minor_to_major_, k)]);
   }
+  levels.push_back(c);
   for (const TilingStep& step : steps_) {
     c.insert(c.begin(), static_cast<std::size_t>(step.prepended_dims), 0);
     const std::size_t k = step.tile.dimensions.size();
@@ -105,7 +108,13 @@ int64_t TileChain::offset_of(std::span<const int64_t> index) const {
     for (std::size_t j = 0; j < merged.size(); ++j) next.push_back(merged[j] / step.tile_dims[j]);
     for (std::size_t j = 0; j < merged.size(); ++j) next.push_back(merged[j] % step.tile_dims[j]);
     c = std::move(next);
+    levels.push_back(c);
   }
+  return levels;
+}
+
+int64_t TileChain::offset_of(std::span<const int64_t> index) const {
+  const std::vector<int64_t> c = coordinates_by_level(index).back();
   int64_t offset = 0;  // spec: linear_index(e, d), row-major over the final shape
   for (std::size_t k = 0; k < c.size(); ++k) offset = offset * physical_dims_[k] + c[k];
   return offset;

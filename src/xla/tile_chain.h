@@ -26,6 +26,9 @@ class TileChain final : public IndexFunction {
  public:
   TileChain(const Shape& shape, const TileChainShapes& shapes);
   int64_t offset_of(std::span<const int64_t> index) const override;
+  // [0]: the index in physical order; [k]: the shape after tile level k (tile index, then
+  // within-tile index). Also defined for indices inside level 1's padding.
+  std::vector<std::vector<int64_t>> coordinates_by_level(std::span<const int64_t> index) const;
   std::optional<std::vector<int64_t>> index_at(int64_t offset) const override;
 
  private:

@@ -1,6 +1,7 @@
 #include "tessera/xla/tiled_layout.h"
 
 #include "tessera/checked_arithmetic.h"
+#include "tessera/error.h"
 #include "xla/tile_chain.h"
 
 namespace tessera::xla {
@@ -30,6 +31,15 @@ double TiledLayout::padding_fraction() const {
 int64_t TiledLayout::spec_linear_index(std::span<const int64_t> index) const {
   index_map_->check_index(index);
   return spec_chain_->offset_of(index);
+}
+
+std::vector<std::vector<int64_t>> TiledLayout::coordinates_by_level(
+    std::span<const int64_t> index) const {
+  if (static_cast<int>(index.size()) != shape_.rank()) index_map_->check_index(index);  // throws
+  for (int64_t v : index) {
+    if (v < 0) throw Error(ErrorKind::kOutOfRange, "index components must not be negative");
+  }
+  return static_cast<const TileChain&>(*spec_chain_).coordinates_by_level(index);
 }
 
 std::optional<std::vector<int64_t>> TiledLayout::spec_logical_index(int64_t offset) const {

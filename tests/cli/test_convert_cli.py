@@ -101,3 +101,39 @@ def test_errors(tessera, tmp_path):
     tessera.fails("convert", "--to", "f32[3,5]{0,1}", "--fill", "1", "--keep-padding", npy, out)
     tessera.fails("convert", "--to", "f32[3,5]{0,1}", "--threads", "0", npy, out)
     tessera.fails("convert", "--to", "f32[3,5]{0,1:T(", npy, out)
+
+
+def npu_aligned_offsets(n, c, h, w, start_npu, npus=4, lmem=1024):
+    """Byte offsets in the local memory image of an f32 aligned tensor at byte 0 of NPU
+    `start_npu` (NPU spec, "128-Byte Aligned Layout": C stride rounds H*W*4 up to 128 bytes)."""
+    c_stride = -(-h * w * 4 // 128) * 128 // 4
+    rows = -(-(start_npu + c) // npus)
+    index = np.indices((n, c, h, w)).reshape(4, -1)
+    channel = start_npu + index[1]
+    element = index[0] * rows * c_stride + (channel // npus) * c_stride + index[2] * w + index[3]
+    return ((channel % npus) * lmem + element * 4).reshape(n, c, h, w), c_stride, rows
+
+
+def test_npu_aligned_round_trip_and_padding(tessera, tmp_path):
+    n, c, h, w = 2, 3, 4, 5
+    data = np.random.default_rng(4).standard_normal((n, c, h, w)).astype(np.float32)
+    np.save(tmp_path / "in.npy", data)
+    image = tmp_path / "lmem.bin"
+    np.full(4 * 1024, 0xAA, dtype=np.uint8).tofile(image)  # another tensor's bytes, say
+    npu = "npu:npus=4,lmem=1024,align=128:2,3,4,5:f32:2048:aligned"
+    tessera.run("convert", "--to", npu, "--fill", "0x7fc00000", str(tmp_path / "in.npy"), str(image))
+    got = np.fromfile(image, dtype=np.uint8)
+    offsets, c_stride, rows = npu_aligned_offsets(n, c, h, w, start_npu=2)
+    as_f32 = lambda o: got[o:o + 4].view(np.float32)[0]
+    assert all(as_f32(o) == v for o, v in zip(offsets.ravel(), data.ravel()))
+    # Channel slots of the tensor's rows on NPUs 0 and 1 before its first channel (and after its
+    # last) are its padding; the bytes between H*W and the aligned C stride are not its own.
+    slot = lambda npu, n_, row, e: npu * 1024 + ((n_ * rows + row) * c_stride + e) * 4
+    assert got[slot(0, 0, 0, 0):slot(0, 0, 0, 0) + 4].view(np.uint32)[0] == 0x7fc00000
+    assert got[slot(1, 1, 1, 3):slot(1, 1, 1, 3) + 4].view(np.uint32)[0] == 0x7fc00000
+    assert (got[slot(2, 0, 0, h * w):slot(2, 0, 1, 0)] == 0xAA).all()
+    assert (got[3 * 1024 + n * rows * c_stride * 4:] == 0xAA).all()  # past the footprint
+    tessera.run("convert", "--from", npu, str(image), str(tmp_path / "back.npy"))
+    assert np.array_equal(np.load(tmp_path / "back.npy"), data)
+    assert "npu:" in tessera.fails("convert", "--to", "npu:bm1684:2,3", str(tmp_path / "in.npy"), str(image))
+    tessera.fails("convert", "--to", "npu:bm1684:2,3,4,6:f32:0", str(tmp_path / "in.npy"), str(image))

@@ -94,6 +94,9 @@ void check_properties(const LocalTensor& t) {
   }
   ASSERT_EQ(furthest, fp.reserved_bytes_per_npu);  // the busiest NPU defines the band
   ASSERT_EQ(fp.span_bytes, spans);
+  int64_t busiest = 0;
+  for (const NpuFootprint& npu : fp.npus) busiest = std::max(busiest, npu.span_bytes);
+  ASSERT_EQ(fp.busiest_npu_bytes, busiest);
   ASSERT_EQ(fp.data_bytes, static_cast<int64_t>(bytes.size()));
   ASSERT_EQ(fp.span_bytes, fp.data_bytes + fp.dummy_bytes + fp.gap_bytes);
   ASSERT_EQ(fp.wasted_bytes, fp.dummy_bytes + fp.gap_bytes + fp.unused_bytes);
@@ -176,8 +179,9 @@ TEST(LocalTensorProperties, RandomDevicesTypesModesAndLayouts) {
     if (layout.kind == LayoutKind::kStrides) {
       for (int64_t& s : layout.strides) s = r.uniform(0, 40);
     }
-    int64_t step = layout.kind == LayoutKind::kAligned ? device.alignment_bytes : 4;
-    const int64_t address = r.uniform(0, npus - 1) * lmem + r.uniform(0, lmem / step - 1) * step;
+    const int64_t step = layout.kind == LayoutKind::kAligned ? device.alignment_bytes : 4;
+    const int64_t offsets = std::max<int64_t>(lmem / step, 1);  // alignment may exceed lmem
+    const int64_t address = r.uniform(0, npus - 1) * lmem + r.uniform(0, offsets - 1) * step;
     try {
       const LocalTensor t(device, shape, type, address, layout, mode);
       if (!t.fits()) continue;  // (its addresses would spill into the next NPU)

@@ -50,8 +50,7 @@ TEST(MatrixLayout, SixWidthsOfTheSpec) {
       }
     }
   }
-  EXPECT_GT(matrix(6).tensor().bytes_reserved_per_npu(),
-            matrix(15).tensor().bytes_reserved_per_npu());
+  EXPECT_GT(matrix(6).local_memory_per_npu(), matrix(15).local_memory_per_npu());
 }
 
 // The spec's last-channel formula M - W*floor(M/W) is 0 when W divides M; the right one is
@@ -71,9 +70,9 @@ TEST(MatrixLayout, ElementMapsToTensorIndex) {
 // (32 + 10 blocks); W in 11..32 needs more, W < 10 makes C > X.
 TEST(MatrixLayout, BestWidth) {
   EXPECT_EQ(best_matrix_width(spec_device(), 2, 40, ElementType::kF32, 0), 10);
-  EXPECT_EQ(matrix(10).tensor().bytes_reserved_per_npu(), 168);
-  EXPECT_EQ(matrix(20).tensor().bytes_reserved_per_npu(), 208);
-  EXPECT_EQ(matrix(40).tensor().bytes_reserved_per_npu(), 416);
+  EXPECT_EQ(matrix(10).local_memory_per_npu(), 168);
+  EXPECT_EQ(matrix(20).local_memory_per_npu(), 208);
+  EXPECT_EQ(matrix(40).local_memory_per_npu(), 416);
   // One row of 64 f32 on 4 NPUs: W = 16 (C = 4) ends at byte 63 of every NPU; larger W end
   // later, smaller W make C > X and need a second channel row.
   EXPECT_EQ(best_matrix_width(spec_device(), 1, 64, ElementType::kF32, 0), 16);
@@ -103,7 +102,7 @@ TEST(MatrixLayout, BestWidthAgreesWithTryingEveryWidth) {
     bool best_within = false;
     for (int64_t w = 1; w <= columns; ++w) {
       const MatrixLayout layout(device, rows, columns, type, address, w, rule);
-      const int64_t bytes = layout.tensor().bytes_reserved_per_npu();
+      const int64_t bytes = layout.local_memory_per_npu();
       const bool within = layout.channels() <= device.npus;
       if (expected == 0 || bytes < best_bytes || (bytes == best_bytes && within >= best_within)) {
         expected = w;
@@ -115,6 +114,16 @@ TEST(MatrixLayout, BestWidthAgreesWithTryingEveryWidth) {
         << "X=" << device.npus << " align=" << device.alignment_bytes << " " << rows << "x"
         << columns;
   }
+}
+
+// Local memory per NPU is the busiest NPU's own span, not the band from the start offset: a 1 x 64
+// f32 matrix with W = 16 at NPU 3 puts channel 0 on NPU 3 (row 0) and channels 1..3 on NPUs 0..2
+// (row 1): every NPU spans 64 bytes, though the band from offset 0 is (32 + 16) * 4 = 192.
+TEST(MatrixLayout, LocalMemoryPerNpuIsTheBusiestSpan) {
+  const MatrixLayout layout(spec_device(), 1, 64, ElementType::kF32, 3072, 16);
+  EXPECT_EQ(layout.local_memory_per_npu(), 64);
+  EXPECT_EQ(layout.tensor().bytes_reserved_per_npu(), 192);
+  EXPECT_EQ(best_matrix_width(spec_device(), 1, 64, ElementType::kF32, 3072), 16);
 }
 
 TEST(MatrixLayout, GdmaRowStrideOption) {

@@ -128,7 +128,8 @@ TEST(RelayoutPlanProperty, RandomXlaPairsRoundTripAndMatchTheReference) {
   const Case cases[] = {{"f32", false}, {"bf16", false}, {"s8", false}, {"f64", false},
                         {"pred", true}, {"s4", true},    {"u16", false}};
   int converted = 0;
-  for (int trial = 0; trial < 400; ++trial) {
+  int fast = 0;  // pairs with a common refinement (no general walk)
+  for (int trial = 0; trial < 250; ++trial) {
     const Case& c = cases[trial % 7];
     const int rank = 1 + static_cast<int>(rng() % 3);
     std::vector<int64_t> dims;
@@ -146,7 +147,9 @@ TEST(RelayoutPlanProperty, RandomXlaPairsRoundTripAndMatchTheReference) {
     const int threads = 1 + trial % 2;
     // Written padding.
     Bytes to = before;
-    plan(ma, mb, {.threads = threads, .fill_bits = fill}).execute(source, to);
+    const RelayoutPlan forward = plan(ma, mb, {.threads = threads, .fill_bits = fill});
+    fast += forward.describe().find("general") == std::string::npos;
+    forward.execute(source, to);
     expect_converted(ma, source, mb, to, before, fill, what);
     // Kept padding, and the other thread count gives the same bytes.
     Bytes kept = before;
@@ -162,7 +165,8 @@ TEST(RelayoutPlanProperty, RandomXlaPairsRoundTripAndMatchTheReference) {
     if (testing::Test::HasFatalFailure()) return;
     ++converted;
   }
-  EXPECT_GT(converted, 150);
+  EXPECT_GT(converted, 90);
+  EXPECT_GT(fast, converted / 2) << fast << " of " << converted;
 }
 
 xla::TiledLayout layout(const char* text) {
@@ -231,6 +235,7 @@ TEST(RelayoutPlan, LargeCasesUseFastKernelsAndMatchTheReference) {
       // 4 MiB outputs: written with non-temporal stores.
       {"f32[1024,1024]{1,0}", "f32[1024,1024]{0,1}"},
       {"bf16[1024,2048]{1,0}", "bf16[1024,2048]{1,0:T(8,128)(2,1)}"},
+      {"f32[1000,1030]{1,0}", "f32[1000,1030]{1,0:T(8,128)}"},
   };
   std::mt19937_64 rng(7);
   for (const auto& pair : pairs) {

@@ -2,6 +2,7 @@
 // (issue 4). IN and OUT are raw files holding a layout's physical bytes, or .npy files holding the
 // logical array (row-major; the shape may then be omitted or written plainly, e.g. f32[3,5]).
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cstring>
@@ -16,6 +17,7 @@
 #include "command_registry.h"
 #include "tessera/error.h"
 #include "tessera/relayout/fill_value.h"
+#include "tessera/relayout/layout_operand.h"
 #include "tessera/relayout/npy_file.h"
 #include "tessera/relayout/relayout_plan.h"
 #include "tessera/xla/notation.h"
@@ -106,70 +108,80 @@ xla::Shape npy_side(const std::string& flag, const std::string& written, const s
   return shape;
 }
 
-xla::Shape required_shape(const std::string& flag, const std::string& text,
-                          const std::string& path) {
+relayout::LayoutOperand compile_layout(const std::string& flag, const std::string& text,
+                                       const std::string& path) {
   if (text.empty()) {
     throw Error(ErrorKind::kInvalid,
                 fmt::format("{} is required: '{}' is a raw file, not a .npy file", flag, path));
   }
-  return xla::parse_shape(text);
+  return relayout::parse_layout_operand(text);
+}
+
+std::string dims_text(const std::vector<int64_t>& dims) {
+  return fmt::format("[{}]", fmt::join(dims, ","));
+}
+
+// The element type a --from/--to names, without compiling it.
+std::optional<ElementType> type_of(const std::string& text) {
+  if (text.empty()) return std::nullopt;
+  return relayout::parse_layout_operand(text).type;
 }
 
 void convert(const ConvertArguments& args) {
   std::vector<std::byte> input = read_file(args.input);
   int64_t data_offset = 0;
-  std::optional<xla::Shape> from;
-  std::optional<ElementType> to_type;
-  if (!args.to.empty()) to_type = xla::parse_shape(args.to).element_type;
+  relayout::LayoutOperand from;
   if (is_npy(args.input)) {
     const relayout::NpyHeader header = relayout::parse_npy_header(input);
-    from = npy_side("--from", args.from, args.input, header, to_type);
+    from =
+        relayout::xla_operand(npy_side("--from", args.from, args.input, header, type_of(args.to)));
     data_offset = header.data_offset;
   } else {
-    from = required_shape("--from", args.from, args.input);
+    from = compile_layout("--from", args.from, args.input);
   }
-  xla::Shape to;
+  relayout::LayoutOperand to;
   if (is_npy(args.output)) {
     relayout::NpyHeader header;
-    header.descr = relayout::npy_descr(to_type.value_or(from->element_type));
-    header.shape = from->dimensions;
-    to = npy_side("--to", args.to, args.output, header, from->element_type);
+    const std::optional<ElementType> wanted =
+        args.to.starts_with("npu:") ? std::nullopt : type_of(args.to);
+    header.descr = relayout::npy_descr(wanted.value_or(from.type));
+    header.shape = from.dims;
+    to = relayout::xla_operand(npy_side("--to", args.to, args.output, header, from.type));
   } else {
-    to = required_shape("--to", args.to, args.output);
+    to = compile_layout("--to", args.to, args.output);
   }
-  if (from->element_type != to.element_type || from->dimensions != to.dimensions) {
-    throw Error(ErrorKind::kInvalid,
-                fmt::format("cannot convert {} to {}: a conversion keeps the element type and the "
-                            "dimensions",
-                            xla::print_shape(*from), xla::print_shape(to)));
+  if (from.type != to.type || from.dims != to.dims) {
+    throw Error(
+        ErrorKind::kInvalid,
+        fmt::format("cannot convert {} {}{} to {} {}{}: a conversion keeps the element type and "
+                    "the dimensions",
+                    from.text, element_type_name(from.type), dims_text(from.dims), to.text,
+                    element_type_name(to.type), dims_text(to.dims)));
   }
-  const xla::TiledLayout source(*from);
-  const xla::TiledLayout destination(to);
   const auto data_bytes = static_cast<int64_t>(input.size()) - data_offset;
-  if (data_bytes != source.size_bytes()) {
+  if (data_bytes != from.map->size_bytes()) {
     throw Error(ErrorKind::kBufferSize,
                 fmt::format("'{}' holds {} bytes of data but {} takes {} bytes", args.input,
-                            data_bytes, xla::print_shape(*from), source.size_bytes()));
+                            data_bytes, from.text, from.map->size_bytes()));
   }
   relayout::RelayoutOptions options;
   options.threads = args.threads;
   options.keep_padding = args.keep_padding;
-  options.sign_extend = std::string_view(element_type_name(to.element_type)).starts_with("s");
-  if (!args.fill.empty())
-    options.fill_bits = relayout::parse_fill_value(args.fill, to.element_type);
-  std::vector<std::byte> output(static_cast<std::size_t>(destination.size_bytes()), std::byte{0});
+  options.sign_extend = std::string_view(element_type_name(to.type)).starts_with("s");
+  if (!args.fill.empty()) options.fill_bits = relayout::parse_fill_value(args.fill, to.type);
+  // An existing raw OUT of the right size is updated in place: --keep-padding keeps its padding,
+  // and an NPU image keeps every byte outside this tensor (other tensors in local memory).
+  std::vector<std::byte> output(static_cast<std::size_t>(to.map->size_bytes()), std::byte{0});
   std::error_code ignored;
-  if (args.keep_padding && !is_npy(args.output) &&
-      std::filesystem::file_size(args.output, ignored) == output.size()) {
-    output = read_file(args.output);  // padding kept from the existing file
+  if (!is_npy(args.output) && std::filesystem::file_size(args.output, ignored) == output.size()) {
+    output = read_file(args.output);
   }
-  relayout::plan(source.index_map(), destination.index_map(), options)
+  relayout::plan(*from.map, *to.map, options)
       .execute(std::span<const std::byte>(input).subspan(static_cast<std::size_t>(data_offset)),
                output);
-  const std::string header =
-      is_npy(args.output)
-          ? relayout::npy_header(relayout::npy_descr(to.element_type), to.dimensions)
-          : std::string();
+  const std::string header = is_npy(args.output)
+                                 ? relayout::npy_header(relayout::npy_descr(to.type), to.dims)
+                                 : std::string();
   write_file(args.output, header, output);
 }
 
@@ -179,7 +191,8 @@ void install(CLI::App& app) {
       app.add_subcommand("convert", "Convert an array's bytes from one layout to another");
   command->add_option(
       "--from", args->from,
-      "Source shape with layout, e.g. 'f32[4096,4096]{1,0}' (optional for a .npy IN)");
+      "Source layout: an XLA shape 'f32[4096,4096]{1,0}' (optional for a .npy IN) or an NPU tensor "
+      "npu:DEVICE:N,C,H,W:DTYPE:ADDRESS[:LAYOUT[:MODE]]");
   command->add_option("--to", args->to,
                       "Destination shape with layout, e.g. 'f32[4096,4096]{1,0:T(8,128)}' "
                       "(optional for a .npy OUT)");

@@ -3,6 +3,7 @@
 // Definitions (all in bytes, strides assumed non-negative as LocalTensor enforces):
 // - an NPU's span: from the first byte of its first element to the last byte of its last element,
 //   gaps included (0 when the NPU holds no channel);
+// - busiest NPU bytes: the largest span, "the local memory per NPU" the best-W search minimises;
 // - reserved per NPU: from the tensor's start offset R to the last byte of the busiest NPU. The
 //   spec advises against reusing a tensor's empty blocks, so this band is taken in every NPU;
 // - data: the real elements; dummies: the padding elements of 4N/2N/2IC packing;
@@ -36,7 +37,8 @@ struct Footprint {
   std::vector<NpuFootprint> npus;     // one per NPU of the device, in NPU order
   std::vector<int64_t> npus_touched;  // NPUs holding at least one channel, ascending
   int64_t reserved_bytes_per_npu = 0;
-  int64_t span_bytes = 0;  // sum of the NPUs' spans
+  int64_t busiest_npu_bytes = 0;  // the largest span: local memory the busiest NPU gives it
+  int64_t span_bytes = 0;         // sum of the NPUs' spans
   int64_t data_bytes = 0;
   int64_t dummy_bytes = 0;
   int64_t gap_bytes = 0;

@@ -3,7 +3,9 @@
 //
 // Channel c of a tensor starting at NPU Q lives on NPU (Q + c) mod X, in channel row (Q + c) / X;
 // every NPU reserves ceil((Q + C) / X) channel rows per batch. Local strides count elements:
-// N stride (n -> n+1), C stride (c -> c+X: one channel row), H stride, W stride.
+// N stride (n -> n+1), C stride (c -> c+X: one channel row), H stride, W stride. A stride whose
+// axis has one value (H = 1, one channel row, ...) "makes no sense" and is ignored; the spec's
+// second stride figure disagrees with its text, and tessera follows the text.
 #pragma once
 
 #include <array>

@@ -35,6 +35,8 @@ class MatrixLayout {
   // The aligned tensor (N, C, 1, W) holding the matrix; columns past M in the last channel are
   // outside the matrix (the tensor's own footprint counts them as data).
   const LocalTensor& tensor() const { return tensor_; }
+  // The busiest NPU's span in bytes (footprint.h): what the best-W search minimises.
+  int64_t local_memory_per_npu() const;
 
   // (i, j) -> (i, j / W, 0, j % W). Throws Error(kOutOfRange) outside the matrix.
   std::array<int64_t, 4> tensor_index(int64_t row, int64_t column) const;
@@ -47,8 +49,8 @@ class MatrixLayout {
   LocalTensor tensor_;
 };
 
-// The W in [1, M] whose layout needs the least local memory per NPU (bytes_reserved_per_npu: from
-// the start offset to the last byte of the busiest NPU); ties go to C <= X, then to the larger W
+// The W in [1, M] whose layout needs the least local memory per NPU (local_memory_per_npu: the
+// busiest NPU's span from its first to its last byte); ties go to C <= X, then to the larger W
 // (fewer channels). Throws like MatrixLayout (rows, columns, address) and Error(kUnsupported) for
 // M above 2^32. Example (X=4, 128-byte alignment, f32 2x40 at NPU 0): W=10 (C=4) with 168 bytes,
 // against 208 for W=20 and 416 for W=40 and W=8.

@@ -18,9 +18,9 @@ nlohmann::ordered_json device_json(const Device& device);
 // stored_element_bytes, stored_shape, layout, n_stride_rule, address, start_npu, start_offset,
 // start_bank, channels_per_npu, strides (N,C,H,W in stored elements), strides_bytes,
 // continuous_strides (system memory, spec "Continuous Layout"), npus_touched, bytes_per_npu (X
-// spans, footprint.h), data_bytes_per_npu, reserved_bytes_per_npu, data_bytes, dummy_bytes,
-// gap_bytes, unused_bytes, wasted_bytes, fits, overrun_bytes, and footprint (per touched NPU:
-// npu, channels, first_byte, last_byte, span_bytes, data_bytes, dummy_bytes).
+// spans, footprint.h), data_bytes_per_npu, busiest_npu_bytes, reserved_bytes_per_npu, data_bytes,
+// dummy_bytes, gap_bytes, unused_bytes, wasted_bytes, fits, overrun_bytes, and footprint (per
+// touched NPU: npu, channels, first_byte, last_byte, span_bytes, data_bytes, dummy_bytes).
 nlohmann::ordered_json local_tensor_report_json(const LocalTensor& tensor);
 
 // The same facts for people, one per line.

@@ -1,8 +1,10 @@
 // Storage modes (spec: "Storage Modes"): 4N, 2N and 2IC pack consecutive elements of the first
 // axis into one wider stored element; strides and shape are then counted in the packed type.
 //
-// Example: s8[6,5,4,5] in 4N is stored as s8x4[2,5,4,5]; element (5,0,0,0) is byte 5 mod 4 = 1 of
-// the stored element (1,0,0,0), and bytes 2 and 3 of that stored element are dummies.
+// The spec's 2N example says the stored element holds "an int8 element"; the tensor is int16 and
+// tessera follows the text (16-bit halves). Example: s8[6,5,4,5] in 4N is stored as s8x4[2,5,4,5];
+// element (5,0,0,0) is byte 5 mod 4 = 1 of the stored element (1,0,0,0), and bytes 2 and 3 of that
+// stored element are dummies.
 #pragma once
 
 #include <array>

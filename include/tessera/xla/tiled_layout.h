@@ -55,6 +55,12 @@ class TiledLayout {
   // The spec's formula applied level by level, straight from the definitions, independent of
   // the index map's digit form (tests check that the two agree on every element).
   int64_t spec_linear_index(std::span<const int64_t> index) const;
+  // The spec's coordinates after each step, for pictures and explanations: [0] is the index in
+  // physical order, [k] the coordinates after tile level k (tile index, then within-tile index).
+  // `index` may lie in level 1's padding (0 <= index[i] < level 1's padded size of that dim):
+  // f32[3,5]{1,0:T(2,2)}, (2,3) -> {(2,3), (1,1,0,1)}; the padding cell (3,5) -> {(3,5), (1,2,1,1)}.
+  // Throws Error(kOutOfRange) for a wrong rank or a negative component.
+  std::vector<std::vector<int64_t>> coordinates_by_level(std::span<const int64_t> index) const;
   // Its inverse, level by level: nullopt for padding. Requires 0 <= offset < physical_elements.
   std::optional<std::vector<int64_t>> spec_logical_index(int64_t offset) const;
 

@@ -1,0 +1,64 @@
+// `tessera explain SHAPE`: what a layout costs, why, and what would cost less.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tessera/explain/layout_suggestions.h"
+#include "tessera/explain/padding_breakdown.h"
+#include "tessera/explain/target_profile.h"
+#include "tessera/xla/tiled_layout.h"
+
+namespace tessera::explain {
+
+struct ExplainOptions {
+  Target target = Target::kNone;
+  PredStorage pred = PredStorage::kFourBytes;
+  std::size_t max_suggestions = 10;
+};
+
+struct LayoutExplanation {
+  std::string input;  // the shape as the user wrote it
+  Target target = Target::kNone;
+  std::string tile_rule;      // how the tiles were chosen (empty without a target)
+  xla::TiledLayout layout;    // the layout explained (with the target's tiles when chosen)
+  int64_t logical_bytes = 0;  // bytes of information: elements x the type's bits, rounded up
+  std::vector<PaddingSource> padding;
+  std::vector<LayoutSuggestion> suggestions;
+};
+
+// Parses, applies the target profile (only to a shape written without tiles or E(n)), and
+// explains. Throws tessera::Error for malformed shapes.
+// Example: explain_layout("s32[2048,1,128,128,4]", {Target::kTpu}) -> layout
+//   s32[2048,1,128,128,4]{4,3,2,1,0:T(8,128)}, logical 512 MiB, size 16 GiB, padding 31/32, one
+//   padding source "dim 4: 4 -> 128 ... x32", first suggestion a minor_to_major without padding.
+LayoutExplanation explain_layout(std::string_view shape_text, const ExplainOptions& options);
+
+// One object: input, target, tile_rule, layout (canonical), dtype, element_bits, dims,
+// minor_to_major, tiles, physical_dims, steps (layout_report_json's), logical_elements,
+// physical_elements, logical_bytes, size_bytes, padding_bytes, padding_fraction (of elements),
+// waste_fraction (1 - logical_bytes/size_bytes), expansion (size_bytes/logical_bytes),
+// padding_sources [{kind, level, tile, dimension, entry, from, to, factor, text}],
+// suggestions [{layout, size_bytes, bytes_saved, padding_fraction, change}] best first.
+nlohmann::ordered_json explanation_json(const LayoutExplanation& explanation);
+
+// The same for people: sizes, where the padding comes from, the steps, the suggestions.
+std::string explanation_text(const LayoutExplanation& explanation);
+
+// "512 MiB", "96 B", "1.5 KiB": sizes the way people read them.
+std::string human_bytes(int64_t bytes);
+
+// The embedded default of `tessera explain` without arguments: the spec's Figure 1 example and a
+// padding-heavy TPU shape, s32[2048,1,128,128,4] (why does it take 32x its size?).
+struct DefaultExample {
+  std::string_view shape;
+  Target target;
+  std::string_view question;
+};
+std::vector<DefaultExample> default_examples();
+
+}  // namespace tessera::explain

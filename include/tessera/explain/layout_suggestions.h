@@ -1,0 +1,36 @@
+// Other layouts of the same logical array, ranked by the bytes they save.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "tessera/explain/target_profile.h"
+#include "tessera/xla/shape.h"
+
+namespace tessera::explain {
+
+struct LayoutSuggestion {
+  std::string layout;  // canonical shape with the suggested layout
+  int64_t size_bytes = 0;
+  int64_t bytes_saved = 0;  // current size - size_bytes; may be 0 or negative
+  double padding_fraction = 0.0;
+  std::string change;  // "dim 3 minor, dim 2 second minor" / "pred stored in 1 bit"
+};
+
+// Candidate layouts for `shape` (which is laid out as given, e.g. after apply_target):
+//  - every other minor_to_major order (ranks up to 5: all orders; higher ranks: every choice of
+//    the two most minor dims, the rest kept in their order, since the TPU's 2-D tiles only see
+//    those two), with tiles re-chosen by `target` for each (Target::kNone keeps the shape's
+//    own tiles);
+//  - with Target::kTpu: the profile's own choice for the shape's order when the user wrote other
+//    tiles, and for pred the spec's 1-bit tiling (32,128)(32,1)E(1).
+// Sorted best first: fewest bytes, then the change that leaves the most major dims in place
+// (only the minor end of minor_to_major differs), then by text; at most `limit`.
+// Example: s32[2048,1,128,128,4]{4,3,2,1,0:T(8,128)} on the TPU (32x padded) -> first
+//   suggestion s32[2048,1,128,128,4]{3,4,2,1,0:T(4,128)}, 512 MiB, saving 15.5 GiB.
+std::vector<LayoutSuggestion> suggest_layouts(const xla::Shape& shape, int64_t current_size_bytes,
+                                              Target target, PredStorage pred, std::size_t limit);
+
+}  // namespace tessera::explain

@@ -1,0 +1,149 @@
+#include "tessera/explain/layout_explanation.h"
+
+#include <fmt/format.h>
+
+#include <array>
+
+#include "tessera/checked_arithmetic.h"
+#include "tessera/xla/layout_report.h"
+#include "tessera/xla/notation.h"
+
+namespace tessera::explain {
+namespace {
+
+double ratio(int64_t numerator, int64_t denominator) {
+  return denominator == 0 ? 0.0 : static_cast<double>(numerator) / static_cast<double>(denominator);
+}
+
+}  // namespace
+
+std::string human_bytes(int64_t bytes) {
+  static constexpr std::array<const char*, 6> kUnits = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+  double value = static_cast<double>(bytes);
+  std::size_t unit = 0;
+  while (value >= 1024.0 && unit + 1 < kUnits.size()) {
+    value /= 1024.0;
+    ++unit;
+  }
+  if (unit == 0) return fmt::format("{} B", bytes);
+  return fmt::format("{:.4g} {}", value, kUnits[unit]);
+}
+
+LayoutExplanation explain_layout(std::string_view shape_text, const ExplainOptions& options) {
+  TileChoice choice;
+  xla::Shape shape =
+      apply_target(xla::parse_shape(shape_text), options.target, options.pred, &choice);
+  xla::TiledLayout layout(shape);
+  const int64_t logical_bytes =
+      bytes_for_bits(layout.logical_elements(), bit_width(shape.element_type));
+  std::vector<PaddingSource> padding = padding_breakdown(layout);
+  std::vector<LayoutSuggestion> suggestions = suggest_layouts(
+      shape, layout.size_bytes(), options.target, options.pred, options.max_suggestions);
+  return LayoutExplanation{std::string(shape_text), options.target, choice.rule,
+                           std::move(layout),       logical_bytes,  std::move(padding),
+                           std::move(suggestions)};
+}
+
+nlohmann::ordered_json explanation_json(const LayoutExplanation& e) {
+  const nlohmann::ordered_json report = xla::layout_report_json(e.layout);
+  nlohmann::ordered_json sources = nlohmann::ordered_json::array();
+  for (const PaddingSource& s : e.padding) {
+    sources.push_back({{"kind", padding_kind_name(s.kind)},
+                       {"level", s.level},
+                       {"tile", s.tile},
+                       {"dimension", s.dimension},
+                       {"entry", s.entry},
+                       {"from", s.from},
+                       {"to", s.to},
+                       {"factor", s.factor},
+                       {"text", s.text}});
+  }
+  nlohmann::ordered_json suggestions = nlohmann::ordered_json::array();
+  for (const LayoutSuggestion& s : e.suggestions) {
+    suggestions.push_back({{"layout", s.layout},
+                           {"size_bytes", s.size_bytes},
+                           {"bytes_saved", s.bytes_saved},
+                           {"padding_fraction", s.padding_fraction},
+                           {"change", s.change}});
+  }
+  const int64_t size = e.layout.size_bytes();
+  return {
+      {"input", e.input},
+      {"target", target_name(e.target)},
+      {"tile_rule", e.tile_rule},
+      {"layout", report["canonical"]},
+      {"dtype", report["dtype"]},
+      {"element_bits", report["element_bits"]},
+      {"dims", report["dims"]},
+      {"minor_to_major", report["minor_to_major"]},
+      {"tiles", report["tiles"]},
+      {"physical_dims", report["physical_dims"]},
+      {"steps", report["steps"]},
+      {"logical_elements", e.layout.logical_elements()},
+      {"physical_elements", e.layout.physical_elements()},
+      {"logical_bytes", e.logical_bytes},
+      {"size_bytes", size},
+      {"padding_bytes", size - e.logical_bytes},
+      {"padding_fraction", e.layout.padding_fraction()},
+      {"waste_fraction", size == 0 ? 0.0 : 1.0 - ratio(e.logical_bytes, size)},
+      {"expansion", ratio(size, e.logical_bytes)},
+      {"padding_sources", sources},
+      {"suggestions", suggestions},
+  };
+}
+
+std::string explanation_text(const LayoutExplanation& e) {
+  const int64_t size = e.layout.size_bytes();
+  std::string out;
+  out += fmt::format("layout            {}\n", xla::print_shape(e.layout.shape()));
+  if (e.target != Target::kNone) {
+    out += fmt::format("{} tiles         {}\n", target_name(e.target), e.tile_rule);
+  }
+  out += fmt::format("data              {} ({} bytes: {} elements x {} bits)\n",
+                     human_bytes(e.logical_bytes), e.logical_bytes, e.layout.logical_elements(),
+                     bit_width(e.layout.shape().element_type));
+  out += fmt::format("in memory         {} ({} bytes: {} elements x {} bits)\n", human_bytes(size),
+                     size, e.layout.physical_elements(), e.layout.element_bits());
+  out += fmt::format(
+      "padding           {:.2f}% of the elements, {:.2f}% of the bytes; {:.4g}x the data\n",
+      100.0 * e.layout.padding_fraction(),
+      size == 0 ? 0.0 : 100.0 * (1.0 - ratio(e.logical_bytes, size)), ratio(size, e.logical_bytes));
+  if (e.padding.empty()) {
+    out += "where from        nowhere: every tile divides its dimension exactly\n";
+  } else {
+    out += "where from\n";
+    for (const PaddingSource& s : e.padding) out += fmt::format("  {}\n", s.text);
+  }
+  int level = 1;
+  for (const xla::TilingStep& step : e.layout.steps()) {
+    out += fmt::format("tile level {}      T{}: pad {} -> reshape {} -> transpose {}\n", level++,
+                       xla::print_tile(step.tile), xla::format_dims(step.padded_dims),
+                       xla::format_dims(step.reshaped_dims), xla::format_dims(step.output_dims));
+  }
+  out += fmt::format("physical shape    {}\n", xla::format_dims(e.layout.physical_dims()));
+  bool any_saving = false;
+  for (const LayoutSuggestion& s : e.suggestions) any_saving = any_saving || s.bytes_saved > 0;
+  if (!any_saving) {
+    out += "suggestions       none saves memory: this layout is already the smallest tried\n";
+    return out;
+  }
+  out += "suggestions (bytes saved, best first)\n";
+  for (const LayoutSuggestion& s : e.suggestions) {
+    if (s.bytes_saved <= 0) break;
+    out += fmt::format("  {}  {} ({:.1f}% less), {} in total\n    {}\n", s.layout,
+                       human_bytes(s.bytes_saved), 100.0 * ratio(s.bytes_saved, size),
+                       human_bytes(s.size_bytes), s.change);
+  }
+  return out;
+}
+
+std::vector<DefaultExample> default_examples() {
+  return {
+      {"F32[3,5]{1,0:T(2,2)}", Target::kNone,
+       "The tiled layout spec's Figure 1: F32[3,5] in 2x2 tiles (element (2,3) is at 17)"},
+      {"s32[2048,1,128,128,4]", Target::kTpu,
+       "Why does s32[2048,1,128,128,4] take 32x its size on a TPU?"},
+  };
+}
+
+}  // namespace tessera::explain

@@ -1,0 +1,132 @@
+// The TPU target profile: every element class, second-minor sizes 1..9, ranks 0 and 1
+// (tiled layout spec, "Examples of tiling formats").
+#include "tessera/explain/target_profile.h"
+
+#include <gtest/gtest.h>
+
+#include "tessera/error.h"
+#include "tessera/xla/notation.h"
+#include "tessera/xla/tiled_layout.h"
+
+namespace tessera::explain {
+namespace {
+
+std::string tpu_layout(const char* shape, PredStorage pred = PredStorage::kFourBytes) {
+  return xla::print_shape(apply_target(xla::parse_shape(shape), Target::kTpu, pred));
+}
+
+std::string tiles_for(ElementType type, int64_t second_minor,
+                      PredStorage pred = PredStorage::kFourBytes) {
+  const std::vector<int64_t> dims{5, second_minor, 300};
+  const TileChoice choice = choose_tpu_tiles(type, dims, pred);
+  std::string out;
+  for (const auto& tile : choice.tiles) out += xla::print_tile(tile);
+  if (choice.element_size_in_bits != 0)
+    out += "E(" + std::to_string(choice.element_size_in_bits) + ")";
+  return out;
+}
+
+// Expected tile rows of the small tile rule for second minor sizes 1..9.
+constexpr int64_t kRows[10] = {0, 2, 2, 4, 4, 8, 8, 8, 8, 8};
+
+TEST(ExamplesOfTilingFormats, SmallTileRowsForSecondMinorOneToNine) {
+  for (int64_t s = 1; s <= 9; ++s) EXPECT_EQ(tpu_tile_rows(s), kRows[s]) << s;
+  EXPECT_EQ(tpu_tile_rows(0), 8);
+  EXPECT_EQ(tpu_tile_rows(128), 8);
+}
+
+TEST(ExamplesOfTilingFormats, ThirtyTwoBitTypesUseEightBy128OrTheSmallTile) {
+  for (ElementType type : {ElementType::kF32, ElementType::kS32, ElementType::kU32}) {
+    for (int64_t s = 1; s <= 9; ++s) {
+      EXPECT_EQ(tiles_for(type, s), "(" + std::to_string(kRows[s]) + ",128)") << s;
+    }
+  }
+}
+
+TEST(ExamplesOfTilingFormats, SixtyFourBitAndComplexTypesTileLikeThirtyTwoBit) {
+  for (ElementType type : {ElementType::kF64, ElementType::kS64, ElementType::kU64,
+                           ElementType::kC64, ElementType::kC128}) {
+    for (int64_t s = 1; s <= 9; ++s) {
+      EXPECT_EQ(tiles_for(type, s), "(" + std::to_string(kRows[s]) + ",128)") << s;
+    }
+  }
+}
+
+TEST(ExamplesOfTilingFormats, SixteenBitTypesPackPairsWithTwoByOne) {
+  for (ElementType type :
+       {ElementType::kBF16, ElementType::kF16, ElementType::kS16, ElementType::kU16}) {
+    for (int64_t s = 1; s <= 9; ++s) {
+      EXPECT_EQ(tiles_for(type, s), "(" + std::to_string(kRows[s]) + ",128)(2,1)") << s;
+    }
+  }
+  EXPECT_EQ(tpu_layout("bf16[1,6144]"), "bf16[1,6144]{1,0:T(2,128)(2,1)}");  // as XLA prints it
+}
+
+TEST(ExamplesOfTilingFormats, EightBitTypesPackFourWithAtLeastFourRows) {
+  for (ElementType type :
+       {ElementType::kS8, ElementType::kU8, ElementType::kF8E5M2, ElementType::kF8E4M3FN}) {
+    for (int64_t s = 1; s <= 9; ++s) {
+      const int64_t rows = std::max<int64_t>(kRows[s], 4);
+      EXPECT_EQ(tiles_for(type, s), "(" + std::to_string(rows) + ",128)(4,1)") << s;
+    }
+  }
+}
+
+TEST(ExamplesOfTilingFormats, SubByteTypesPackToThirtyTwoBits) {
+  for (int64_t s = 1; s <= 9; ++s) {
+    EXPECT_EQ(tiles_for(ElementType::kS4, s), "(8,128)(8,1)E(4)");
+    EXPECT_EQ(tiles_for(ElementType::kU4, s), "(8,128)(8,1)E(4)");
+    EXPECT_EQ(tiles_for(ElementType::kF4E2M1FN, s), "(8,128)(8,1)E(4)");
+    EXPECT_EQ(tiles_for(ElementType::kS2, s), "(16,128)(16,1)E(2)");
+    EXPECT_EQ(tiles_for(ElementType::kU1, s), "(32,128)(32,1)E(1)");
+  }
+}
+
+TEST(ExamplesOfTilingFormats, PredTakesFourBytesTodayOrOneBit) {
+  for (int64_t s = 1; s <= 9; ++s) {
+    EXPECT_EQ(tiles_for(ElementType::kPred, s), "(" + std::to_string(kRows[s]) + ",128)E(32)");
+    EXPECT_EQ(tiles_for(ElementType::kPred, s, PredStorage::kOneBit), "(32,128)(32,1)E(1)");
+  }
+  const xla::TiledLayout four(apply_target(xla::parse_shape("pred[8,128]"), Target::kTpu));
+  EXPECT_EQ(four.size_bytes(), 8 * 128 * 4);
+  const xla::TiledLayout one(
+      apply_target(xla::parse_shape("pred[32,128]"), Target::kTpu, PredStorage::kOneBit));
+  EXPECT_EQ(one.size_bytes(), 32 * 128 / 8);
+}
+
+TEST(ExamplesOfTilingFormats, VectorsAndScalarsUseTheLinearTile) {
+  EXPECT_EQ(tpu_layout("f32[100]"), "f32[100]{0:T(256)}");
+  EXPECT_EQ(tpu_layout("bf16[128]"), "bf16[128]{0:T(256)(128)(2,1)}");
+  EXPECT_EQ(tpu_layout("s8[1000]"), "s8[1000]{0:T(512)(128)(4,1)}");
+  EXPECT_EQ(tpu_layout("s4[10]"), "s4[10]{0:T(1024)(128)(8,1)E(4)}");
+  EXPECT_EQ(tpu_layout("f32[]"), "f32[]{:T(256)}");
+  EXPECT_EQ(xla::TiledLayout(xla::parse_shape(tpu_layout("f32[]"))).size_bytes(), 1024);
+  EXPECT_EQ(xla::TiledLayout(xla::parse_shape(tpu_layout("bf16[300]"))).size_bytes(), 2 * 512);
+}
+
+TEST(ExamplesOfTilingFormats, SecondMinorIsThePhysicalOne) {
+  EXPECT_EQ(tpu_layout("f32[3,256]"), "f32[3,256]{1,0:T(4,128)}");
+  EXPECT_EQ(tpu_layout("f32[3,256]{0,1}"), "f32[3,256]{0,1:T(8,128)}");
+  EXPECT_EQ(tpu_layout("f32[7,2,5]{1,2,0}"), "f32[7,2,5]{1,2,0:T(8,128)}");
+  EXPECT_EQ(tpu_layout("f32[7,2,5]{2,1,0}"), "f32[7,2,5]{2,1,0:T(2,128)}");
+}
+
+TEST(ExamplesOfTilingFormats, WrittenTilesAreKept) {
+  EXPECT_EQ(tpu_layout("F32[3,5]{1,0:T(2,2)}"), "f32[3,5]{1,0:T(2,2)}");
+  EXPECT_EQ(tpu_layout("pred[3,5]{1,0:E(8)}"), "pred[3,5]{1,0:E(8)}");
+  TileChoice choice;
+  apply_target(xla::parse_shape("f32[3,5]{1,0:T(2,2)}"), Target::kTpu, PredStorage::kFourBytes,
+               &choice);
+  EXPECT_NE(choice.rule.find("kept as written"), std::string::npos);
+}
+
+TEST(TargetProfile, TargetsParseAndUnknownOnesAreErrors) {
+  EXPECT_EQ(parse_target("tpu"), Target::kTpu);
+  EXPECT_EQ(parse_target("none"), Target::kNone);
+  EXPECT_THROW(parse_target("gpu"), Error);
+  EXPECT_EQ(xla::print_shape(apply_target(xla::parse_shape("f32[3,5]"), Target::kNone)),
+            "f32[3,5]{1,0}");
+}
+
+}  // namespace
+}  // namespace tessera::explain

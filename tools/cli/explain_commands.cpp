@@ -1,0 +1,239 @@
+// `tessera explain` and `tessera draw`: thin front ends over tessera/explain and tessera/render.
+#include <fmt/format.h>
+
+#include <iostream>
+#include <memory>
+#include <string>
+
+#include "cli_support.h"
+#include "command_registry.h"
+#include "tessera/error.h"
+#include "tessera/explain/layout_explanation.h"
+#include "tessera/explain/npu_explanation.h"
+#include "tessera/npu/npu_arguments.h"
+#include "tessera/render/npu_picture.h"
+#include "tessera/render/picture_documents.h"
+#include "tessera/render/xla_picture.h"
+#include "tessera/xla/notation.h"
+
+namespace tessera::cli {
+namespace {
+
+struct ExplainArguments {
+  std::string shape;
+  std::string target = "none";
+  int pred_bits = 32;
+  bool json = false;
+  std::size_t max_suggestions = 10;
+};
+
+explain::PredStorage parse_pred_bits(int bits) {
+  if (bits == 32) return explain::PredStorage::kFourBytes;
+  if (bits == 1) return explain::PredStorage::kOneBit;
+  throw Error(ErrorKind::kInvalid,
+              fmt::format("--pred-bits {} is not a TPU pred storage; use 32 (today) or 1", bits));
+}
+
+void run_explain(const ExplainArguments& args) {
+  explain::ExplainOptions options;
+  options.target = explain::parse_target(args.target);
+  options.pred = parse_pred_bits(args.pred_bits);
+  options.max_suggestions = args.max_suggestions;
+  if (!args.shape.empty()) {
+    const auto explanation = explain::explain_layout(args.shape, options);
+    std::cout << (args.json ? explain::explanation_json(explanation).dump(2) + "\n"
+                            : explain::explanation_text(explanation));
+    return;
+  }
+  // No shape: the embedded default examples (README's main-job command).
+  nlohmann::ordered_json examples = nlohmann::ordered_json::array();
+  std::string text;
+  for (const auto& example : explain::default_examples()) {
+    options.target = example.target;
+    const auto explanation = explain::explain_layout(example.shape, options);
+    if (args.json) {
+      examples.push_back(explain::explanation_json(explanation));
+    } else {
+      text += fmt::format("== {}\n$ tessera explain '{}'{}\n{}\n", example.question, example.shape,
+                          example.target == explain::Target::kTpu ? " --target tpu" : "",
+                          explain::explanation_text(explanation));
+    }
+  }
+  std::cout << (args.json ? nlohmann::ordered_json{{"examples", examples}}.dump(2) + "\n" : text);
+}
+
+// The arguments of `tessera npu info` (tensor form) or `tessera npu matrix` (matrix form, chosen
+// by --rows/--cols); parsed by the NPU family's own parser (tessera/npu/npu_arguments.h).
+struct NpuPlacementArguments {
+  npu::TensorArguments tensor;
+  npu::MatrixArguments matrix;
+  std::string width;
+  bool json = false;
+  std::size_t max_suggestions = 10;
+  CLI::Option* width_option = nullptr;
+  CLI::Option* rows_option = nullptr;
+};
+
+void add_npu_placement_options(CLI::App* command, NpuPlacementArguments& a) {
+  command
+      ->add_option("--device", a.tensor.device,
+                   "bm1684, bm1684x, bm1688 or npus=X,lmem=BYTES,align=BYTES[,banks=B]")
+      ->required();
+  auto* shape = command->add_option("--shape", a.tensor.shape, "N,C,H,W (tensor form)");
+  command->add_option("--dtype", a.tensor.dtype, "Element type: f32, f16, bf16, s8, u8, ...")
+      ->required();
+  command->add_option("--address", a.tensor.address, "Start address (decimal or 0x hex)")
+      ->required();
+  command->add_option("--layout", a.tensor.layout, "aligned, compact or strides=NS,CS,HS,WS");
+  command->add_option("--mode", a.tensor.mode, "Storage mode: none, 4N, 2N or 2IC");
+  command->add_flag("--gdma-row-stride", a.tensor.gdma_row_stride,
+                    "N stride from ceil(C/X) channel rows (BM1684 GDMA) instead of ceil((Q+C)/X)");
+  a.rows_option = command->add_option("--rows", a.matrix.rows, "Matrix form: N rows");
+  auto* cols = command->add_option("--cols", a.matrix.columns, "Matrix form: M columns");
+  a.width_option = command->add_option("--w", a.width, "Matrix form: W columns per channel");
+  auto* best = command->add_flag("--best-w", a.matrix.best_width, "Matrix form: the best W");
+  a.rows_option->needs(cols);
+  cols->needs(a.rows_option);
+  shape->excludes(a.rows_option);
+  a.width_option->excludes(best);
+}
+
+bool is_matrix_form(const NpuPlacementArguments& a) {
+  return a.rows_option->count() > 0;
+}
+
+npu::MatrixLayout make_matrix(NpuPlacementArguments& a) {
+  a.matrix.device = a.tensor.device;
+  a.matrix.dtype = a.tensor.dtype;
+  a.matrix.address = a.tensor.address;
+  a.matrix.gdma_row_stride = a.tensor.gdma_row_stride;
+  if (a.width_option->count() > 0) a.matrix.width = a.width;
+  if (!a.matrix.width && !a.matrix.best_width) {
+    throw Error(ErrorKind::kInvalid, "the matrix form needs --w W or --best-w");
+  }
+  return npu::make_matrix_layout(a.matrix);
+}
+
+npu::LocalTensor make_tensor(const NpuPlacementArguments& a) {
+  if (a.tensor.shape.empty()) {
+    throw Error(ErrorKind::kInvalid,
+                "give --shape N,C,H,W (a tensor) or --rows N --cols M (a matrix)");
+  }
+  return npu::make_local_tensor(a.tensor);
+}
+
+void run_explain_npu(NpuPlacementArguments& a) {
+  const explain::NpuExplanation e =
+      is_matrix_form(a) ? explain::explain_matrix(make_matrix(a), a.max_suggestions)
+                        : explain::explain_local_tensor(make_tensor(a), a.max_suggestions);
+  std::cout << (a.json ? explain::npu_explanation_json(e).dump(2) + "\n"
+                       : explain::npu_explanation_text(e));
+}
+
+void check_max_cells(int64_t max_cells) {
+  if (max_cells < 1 || max_cells > 65536) {
+    throw Error(ErrorKind::kOutOfRange,
+                fmt::format("--max-cells {} is outside 1..65536", max_cells));
+  }
+}
+
+struct DrawArguments {
+  std::string shape;
+  std::string output;
+  std::string target = "none";
+  int pred_bits = 32;
+  std::string window;
+  std::string mark;
+  int64_t max_cells = 4096;
+};
+
+void run_draw(const DrawArguments& args) {
+  if (args.shape.empty()) {
+    throw Error(ErrorKind::kInvalid, "draw needs a SHAPE (or 'draw npu ...') and -o FILE");
+  }
+  if (args.output.empty()) throw Error(ErrorKind::kInvalid, "draw needs -o FILE.svg or FILE.html");
+  const xla::Shape shape =
+      explain::apply_target(xla::parse_shape(args.shape), explain::parse_target(args.target),
+                            parse_pred_bits(args.pred_bits));
+  const xla::TiledLayout layout(shape);
+  render::XlaPictureOptions options;
+  if (!args.window.empty()) options.window = render::parse_window(args.window);
+  if (!args.mark.empty()) options.mark = parse_integer_list(args.mark, "--mark index component");
+  check_max_cells(args.max_cells);
+  options.max_cells = args.max_cells;
+  render::write_picture(render::build_xla_picture(layout, options), args.output);
+  std::cout << fmt::format("wrote {} ({})\n", args.output, xla::print_shape(shape));
+}
+
+void run_draw_npu(NpuPlacementArguments& a, const DrawArguments& output) {
+  render::NpuPictureOptions options;
+  if (!output.window.empty()) options.window = render::parse_window(output.window);
+  check_max_cells(output.max_cells);
+  options.max_cells = output.max_cells;
+  const render::NpuPicture picture = is_matrix_form(a)
+                                         ? render::build_npu_picture(make_matrix(a), options)
+                                         : render::build_npu_picture(make_tensor(a), options);
+  render::write_picture(picture, output.output);
+  std::cout << fmt::format("wrote {} ({})\n", output.output, picture.title);
+}
+
+void install_draw(CLI::App& app) {
+  auto args = std::make_shared<DrawArguments>();
+  auto* draw = app.add_subcommand(
+      "draw", "Picture of a layout: logical grid with tiles beside memory in offset order");
+  draw->add_option("shape", args->shape, "Shape with layout, e.g. 'F32[3,5]{1,0:T(2,2)}'");
+  draw->add_option("-o,--output", args->output,
+                   "Output file: .svg (picture) or .html (interactive page)");
+  draw->add_option("--target", args->target, "Choose tiles for a shape without tiles: tpu");
+  draw->add_option("--pred-bits", args->pred_bits, "TPU pred storage: 32 or 1");
+  draw->add_option("--window", args->window,
+                   "Grid part to draw, R0:R1,C0:C1 (end excluded), e.g. 0:16,0:64");
+  draw->add_option("--mark", args->mark, "Mark a logical index with a red dot, e.g. 6,5");
+  draw->add_option("--max-cells", args->max_cells, "Most cells drawn per side (4096)");
+  auto npu_args = std::make_shared<NpuPlacementArguments>();
+  auto npu_output = std::make_shared<DrawArguments>();
+  auto* npu_draw = draw->add_subcommand(
+      "npu", "Picture of NPU local memory: one column per NPU, a block per stored element");
+  add_npu_placement_options(npu_draw, *npu_args);
+  npu_draw->add_option("-o,--output", npu_output->output, "Output file: .svg or .html")->required();
+  npu_draw->add_option("--window", npu_output->window,
+                       "Block rows and NPUs to draw, R0:R1,C0:C1 (end excluded), e.g. 0:32,0:8");
+  npu_draw->add_option("--max-cells", npu_output->max_cells, "Most blocks drawn (4096)");
+  npu_draw->callback([npu_args, npu_output] { run_draw_npu(*npu_args, *npu_output); });
+  draw->callback([args, draw, npu_draw] {
+    if (draw->got_subcommand(npu_draw)) return;
+    run_draw(*args);
+  });
+}
+
+void install(CLI::App& app) {
+  auto args = std::make_shared<ExplainArguments>();
+  auto* explain = app.add_subcommand(
+      "explain", "Sizes, padding (where from), tiling steps and cheaper layouts of a shape");
+  explain->add_option("shape", args->shape,
+                      "Shape, e.g. 's32[2048,1,128,128,4]' or 'F32[3,5]{1,0:T(2,2)}' (none: the "
+                      "built-in examples)");
+  explain->add_option("--target", args->target,
+                      "Choose tiles for a shape written without tiles: tpu (or none)");
+  explain->add_option("--pred-bits", args->pred_bits,
+                      "TPU pred storage: 32 (4 bytes, today) or 1 (the spec's 1-bit tiling)");
+  explain->add_option("--max-suggestions", args->max_suggestions, "Suggestions to list (10)");
+  explain->add_flag("--json", args->json, "One JSON object instead of text");
+  auto npu_args = std::make_shared<NpuPlacementArguments>();
+  auto* npu_command = explain->add_subcommand(
+      "npu", "NPU local memory: table of NPUs (used, wasted, banks, fits) and better placements");
+  add_npu_placement_options(npu_command, *npu_args);
+  npu_command->add_flag("--json", npu_args->json, "One JSON object instead of text");
+  npu_command->add_option("--max-suggestions", npu_args->max_suggestions, "Suggestions (10)");
+  npu_command->callback([npu_args] { run_explain_npu(*npu_args); });
+  explain->callback([args, explain, npu_command] {
+    if (explain->got_subcommand(npu_command)) return;
+    run_explain(*args);
+  });
+  install_draw(app);
+}
+
+const CommandRegistration registration(40, install);
+
+}  // namespace
+}  // namespace tessera::cli
