@@ -73,3 +73,11 @@ def test_npu_matrix_best_w_is_the_cli_report():
 def test_explain_is_the_cli_report(shape, target):
     report = json.loads(cli("explain", shape, "--target", target, "--json").stdout)
     assert tessera.explain(shape, target=target) == report
+
+
+def test_npu_explain_is_the_cli_report():
+    from tessera import npu
+
+    args = ["--device", "bm1684", "--shape", "4,100,7,7", "--dtype", "f16", "--address", "0x8000", "--layout", "compact"]
+    tensor = npu.Tensor("bm1684", (4, 100, 7, 7), "f16", address=0x8000, layout="compact")
+    assert tensor.explain() == json.loads(cli("explain", "npu", *args, "--json").stdout)

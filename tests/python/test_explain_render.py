@@ -88,3 +88,31 @@ def test_pictures_of_large_layouts_stay_small_and_windows_work(tmp_path):
         layout.to_svg(window="0:99999,0:2")
     with pytest.raises(tessera.Error):
         layout.to_svg(mark=[5000, 0])
+
+
+def test_npu_explain_scatter_example_and_matrix_best_w():
+    from tessera import npu
+
+    tensor = npu.Tensor("npus=4,lmem=1024,align=128", (1, 6, 1, 1), "f32", address=3 * 1024)
+    report = tensor.explain()
+    assert report["size_bytes"] == 4 * 260 and report["logical_bytes"] == 24
+    assert report["suggestions"][0]["size_bytes"] == 32
+    assert len(report["npus"]) == 4
+    matrix = npu.Matrix("npus=4,lmem=1024,align=128", 2, 40, "f32", w=40)
+    assert matrix.explain()["best_w"] == 10
+
+
+def test_npu_pictures_are_valid_svg_and_html(tmp_path):
+    from tessera import npu
+
+    tensor = npu.Tensor("npus=4,lmem=1024,align=128", (2, 5, 3, 4), "f32", layout=(120, 56, 16, 2))
+    svg = tensor.to_svg()
+    root = ElementTree.fromstring(svg.encode())
+    assert root.tag.endswith("svg")
+    assert tensor._repr_svg_() == svg and "<svg" in tensor._repr_html_()
+    matrix = npu.Matrix("npus=4,lmem=1024,align=128", 2, 40, "f32")
+    ElementTree.fromstring(matrix.to_svg().encode())
+    matrix.save(str(tmp_path / "matrix.html"))
+    assert (tmp_path / "matrix.html").stat().st_size > 0
+    with pytest.raises(tessera.Error):
+        tensor.to_svg(window="0:1,0:99")
