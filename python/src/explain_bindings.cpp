@@ -24,8 +24,8 @@ explain::ExplainOptions options(std::string_view target, bool pred_one_bit,
           .max_suggestions = max_suggestions};
 }
 
-nb::object explain_text(std::string_view text, std::string_view target, bool pred_one_bit,
-                        std::size_t max_suggestions) {
+nb::dict explain_text(std::string_view text, std::string_view target, bool pred_one_bit,
+                      std::size_t max_suggestions) {
   const explain::LayoutExplanation explanation =
       explain::explain_layout(text, options(target, pred_one_bit, max_suggestions));
   return json_to_python(explain::explanation_json(explanation));
