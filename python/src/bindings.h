@@ -4,6 +4,8 @@
 
 #include <nanobind/nanobind.h>
 
+#include "tessera/xla/tiled_layout.h"
+
 namespace tessera::python {
 
 // tessera.Error (a ValueError) and one subclass per tessera::ErrorKind; translates tessera::Error.
@@ -12,6 +14,11 @@ void bind_errors(nanobind::module_& module);
 void bind_index_map(nanobind::module_& module);
 // tessera.Layout: an XLA shape with layout (TiledLayout).
 void bind_layout(nanobind::module_& module);
+// Layout.explain() and Layout.to_svg()/to_html()/save()/_repr_svg_/_repr_html_.
+void add_layout_explain(nanobind::class_<xla::TiledLayout>& layout);
+void add_layout_render(nanobind::class_<xla::TiledLayout>& layout);
+// tessera.explain() and the TPU target profile (tessera.tpu_layout).
+void bind_explain(nanobind::module_& module);
 // tessera.Relayout (the relayout engine's plans) and output buffers.
 void bind_relayout(nanobind::module_& module);
 // tessera.npu: Device, Tensor, Matrix, best_w.

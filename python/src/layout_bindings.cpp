@@ -28,12 +28,13 @@ TiledLayout parse_layout(std::string_view text) {
 }  // namespace
 
 void bind_layout(nb::module_& module) {
-  nb::class_<TiledLayout>(
+  nb::class_<TiledLayout> layout(
       module, "Layout",
       "An XLA shape with layout, e.g. Layout('bf16[32,256]{1,0:T(8,128)(2,1)}').\n\n"
       "str() is XLA's canonical text; the notation parser also accepts upper-case types\n"
       "('F32[3,5]{1,0:T(2,2)}') and spaces. Invalid text raises a tessera.Error subclass\n"
-      "(a ValueError) with the CLI's message.")
+      "(a ValueError) with the CLI's message.");
+  layout
       .def(
           "__init__",
           [](TiledLayout* self, std::string_view text) {
@@ -144,6 +145,8 @@ void bind_layout(nb::module_& module) {
       .def(
           "info_text", [](const TiledLayout& l) { return xla::layout_report_text(l); },
           "The report of `tessera info` as text.");
+  add_layout_explain(layout);
+  add_layout_render(layout);
 }
 
 }  // namespace tessera::python

@@ -10,4 +10,5 @@ NB_MODULE(_tessera, module) {
   tessera::python::bind_layout(module);
   tessera::python::bind_npu(module);
   tessera::python::bind_relayout(module);
+  tessera::python::bind_explain(module);
 }

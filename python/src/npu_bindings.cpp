@@ -13,6 +13,7 @@
 
 #include "bindings.h"
 #include "index_arrays.h"
+#include "npu_pictures.h"
 #include "python_values.h"
 #include "tessera/error.h"
 #include "tessera/npu/device.h"
@@ -138,12 +139,13 @@ void bind_device(nb::module_& m) {
 }
 
 void bind_tensor(nb::module_& m) {
-  nb::class_<LocalTensor>(
+  nb::class_<LocalTensor> tensor(
       m, "Tensor",
       "A 4-D tensor (N, C, H, W) in local memory: Tensor('bm1684', (4, 256, 56, 56), 'f32',\n"
       "address=0, layout='aligned'). layout: 'aligned', 'compact', 'strides=NS,CS,HS,WS' or a\n"
       "4-tuple of strides (stored elements); mode: 'none', '4N', '2N', '2IC'; gdma_row_stride:\n"
-      "the BM1684 GDMA N-stride rule ceil(C/X) instead of the spec's ceil((Q+C)/X).")
+      "the BM1684 GDMA N-stride rule ceil(C/X) instead of the spec's ceil((Q+C)/X).");
+  tensor
       .def(
           "__init__",
           [](LocalTensor* self, nb::handle device, std::array<int64_t, 4> shape,
@@ -226,13 +228,15 @@ void bind_tensor(nb::module_& m) {
                            element_type_name(t.element_type()), t.address(),
                            layout_text(t.layout()), npu::storage_mode_name(t.storage_mode()));
       });
+  add_npu_explain_and_pictures<LocalTensor, LocalTensor>(tensor);
 }
 
 void bind_matrix(nb::module_& m) {
-  nb::class_<Matrix>(
+  nb::class_<Matrix> matrix(
       m, "Matrix",
       "An N x M matrix in local memory with W columns per channel (the aligned tensor\n"
-      "(N, ceil(M/W), 1, W)). w=None picks the best W (least local memory per NPU).")
+      "(N, ceil(M/W), 1, W)). w=None picks the best W (least local memory per NPU).");
+  matrix
       .def(
           "__init__",
           [](Matrix* self, nb::handle device, int64_t rows, int64_t columns, std::string_view dtype,
@@ -278,6 +282,7 @@ void bind_matrix(nb::module_& m) {
           "info",
           [](const Matrix& mx) { return json_to_python(npu::matrix_report_json(mx, mx.searched)); },
           "The report of `tessera npu matrix --json` as a dict.");
+  add_npu_explain_and_pictures<Matrix, MatrixLayout>(matrix);
 
   m.def(
       "best_w",

@@ -12,9 +12,10 @@ nb::tuple as_tuple(std::span<const int64_t> values) {
   return nb::tuple(list);
 }
 
-nb::object json_to_python(const nlohmann::ordered_json& json) {
+nb::dict json_to_python(const nlohmann::ordered_json& json) {
   const std::string text = json.dump();
-  return nb::module_::import_("json").attr("loads")(nb::str(text.c_str(), text.size()));
+  return nb::cast<nb::dict>(
+      nb::module_::import_("json").attr("loads")(nb::str(text.c_str(), text.size())));
 }
 
 }  // namespace tessera::python

@@ -14,6 +14,6 @@ nanobind::tuple as_tuple(std::span<const int64_t> values);
 
 // A report of the library as plain Python objects, through the standard json module, so the
 // result is exactly what the CLI's --json prints (keys in the same order).
-nanobind::object json_to_python(const nlohmann::ordered_json& json);
+nanobind::dict json_to_python(const nlohmann::ordered_json& json);
 
 }  // namespace tessera::python

@@ -7,6 +7,8 @@
     >>> physical = tessera.to_physical(np.arange(15, dtype=np.float32).reshape(3, 5), layout)
     >>> physical.view(np.float32)[17]
     np.float32(13.0)
+    >>> str(tessera.tpu_layout("bf16", (32, 256)))
+    'bf16[32,256]{1,0:T(8,128)(2,1)}'
 
 The work is done by the C++ library (the same one the `tessera` CLI uses): Layout and IndexMap
 (XLA notation, index maps), to_physical / from_physical / convert / Relayout (the relayout
@@ -19,6 +21,7 @@ from __future__ import annotations
 from . import npu
 from ._conversion import convert, from_physical, to_physical
 from ._dtypes import numpy_dtype, xla_element_type
+from ._explain import explain, tpu_layout
 from ._tessera import (
     BufferSizeError,
     DoesNotFitError,
@@ -50,10 +53,12 @@ __all__ = [
     "UnsupportedError",
     "convert",
     "empty_bytes",
+    "explain",
     "from_physical",
     "npu",
     "numpy_dtype",
     "to_physical",
+    "tpu_layout",
     "xla_element_type",
 ]
 __version__ = "0.1.0"

@@ -65,3 +65,19 @@ def test_npu_matrix_best_w_is_the_cli_report():
     report = json.loads(cli("npu", "matrix", "--device", "bm1684", "--rows", "3", "--cols", "1000", "--dtype", "f32",
                             "--address", "0", "--best-w", "--json").stdout)
     assert npu.Matrix("bm1684", 3, 1000, "f32").info() == report
+
+
+@pytest.mark.parametrize(
+    "shape, target", [("s32[2048,1,128,128,4]", "tpu"), ("f32[3,5]{1,0:T(2,2)}", "none"), ("pred[100,3]", "tpu")]
+)
+def test_explain_is_the_cli_report(shape, target):
+    report = json.loads(cli("explain", shape, "--target", target, "--json").stdout)
+    assert tessera.explain(shape, target=target) == report
+
+
+def test_npu_explain_is_the_cli_report():
+    from tessera import npu
+
+    args = ["--device", "bm1684", "--shape", "4,100,7,7", "--dtype", "f16", "--address", "0x8000", "--layout", "compact"]
+    tensor = npu.Tensor("bm1684", (4, 100, 7, 7), "f16", address=0x8000, layout="compact")
+    assert tensor.explain() == json.loads(cli("explain", "npu", *args, "--json").stdout)
