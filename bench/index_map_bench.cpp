@@ -21,7 +21,8 @@ std::vector<std::vector<int64_t>> random_indices(const tessera::IndexMap& map) {
   std::mt19937_64 rng(42);
   std::vector<std::vector<int64_t>> indices(4096);
   for (auto& idx : indices) {
-    for (int64_t d : map.dims()) idx.push_back(static_cast<int64_t>(rng() % static_cast<uint64_t>(d)));
+    for (int64_t d : map.dims())
+      idx.push_back(static_cast<int64_t>(rng() % static_cast<uint64_t>(d)));
   }
   return indices;
 }

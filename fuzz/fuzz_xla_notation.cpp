@@ -19,7 +19,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
     return 0;
   }
   const std::string canonical = tessera::xla::print_shape(shape);
-  if (tessera::xla::print_shape(tessera::xla::parse_shape(canonical)) != canonical) __builtin_trap();
+  if (tessera::xla::print_shape(tessera::xla::parse_shape(canonical)) != canonical)
+    __builtin_trap();
   try {
     const tessera::xla::TiledLayout layout(shape);
     const auto& map = layout.index_map();

@@ -13,7 +13,9 @@ int64_t checked_multiply(int64_t a, int64_t b, std::string_view what);
 int64_t checked_add(int64_t a, int64_t b, std::string_view what);
 
 // ceil(a / b) for a >= 0, b > 0. Example: ceil_divide(5, 2) == 3, ceil_divide(0, 8) == 0.
-constexpr int64_t ceil_divide(int64_t a, int64_t b) { return a / b + (a % b != 0 ? 1 : 0); }
+constexpr int64_t ceil_divide(int64_t a, int64_t b) {
+  return a / b + (a % b != 0 ? 1 : 0);
+}
 // The smallest multiple of b that is >= a: round_up(5, 4) == 8. Throws on overflow.
 int64_t round_up(int64_t a, int64_t b, std::string_view what);
 

@@ -32,7 +32,7 @@ namespace tessera {
 
 // One axis of the digit form.
 struct Digit {
-  int dimension = 0;  // logical dimension, or kPaddingAxis: an axis only whose value 0 is data
+  int dimension = 0;   // logical dimension, or kPaddingAxis: an axis only whose value 0 is data
   int64_t weight = 1;  // what one step of this digit adds to e[dimension] + origin[dimension]
   int64_t extent = 1;  // number of values the digit takes
   int64_t stride = 0;  // elements between two consecutive values in the buffer

@@ -49,7 +49,9 @@ constexpr std::array<TypeInfo, 30> kTypes = {{
 }};
 
 // The enum and the table list types in the same order.
-const TypeInfo& info(ElementType type) { return kTypes[static_cast<std::size_t>(type)]; }
+const TypeInfo& info(ElementType type) {
+  return kTypes[static_cast<std::size_t>(type)];
+}
 
 struct Alias {
   std::string_view alias;
@@ -57,13 +59,20 @@ struct Alias {
 };
 // Names used by NPU SDKs and NumPy for the same types.
 constexpr std::array<Alias, 14> kAliases = {{
-    {"fp32", ElementType::kF32},     {"float32", ElementType::kF32},
-    {"fp16", ElementType::kF16},     {"float16", ElementType::kF16},
-    {"bfloat16", ElementType::kBF16}, {"fp64", ElementType::kF64},
-    {"int8", ElementType::kS8},      {"uint8", ElementType::kU8},
-    {"int16", ElementType::kS16},    {"uint16", ElementType::kU16},
-    {"int32", ElementType::kS32},    {"uint32", ElementType::kU32},
-    {"bool", ElementType::kPred},    {"float64", ElementType::kF64},
+    {"fp32", ElementType::kF32},
+    {"float32", ElementType::kF32},
+    {"fp16", ElementType::kF16},
+    {"float16", ElementType::kF16},
+    {"bfloat16", ElementType::kBF16},
+    {"fp64", ElementType::kF64},
+    {"int8", ElementType::kS8},
+    {"uint8", ElementType::kU8},
+    {"int16", ElementType::kS16},
+    {"uint16", ElementType::kU16},
+    {"int32", ElementType::kS32},
+    {"uint32", ElementType::kU32},
+    {"bool", ElementType::kPred},
+    {"float64", ElementType::kF64},
 }};
 
 std::vector<ElementType> make_all() {
@@ -74,9 +83,15 @@ std::vector<ElementType> make_all() {
 
 }  // namespace
 
-std::string_view element_type_name(ElementType type) { return info(type).name; }
-int bit_width(ElementType type) { return info(type).bits; }
-int default_storage_bits(ElementType type) { return std::max(8, info(type).bits); }
+std::string_view element_type_name(ElementType type) {
+  return info(type).name;
+}
+int bit_width(ElementType type) {
+  return info(type).bits;
+}
+int default_storage_bits(ElementType type) {
+  return std::max(8, info(type).bits);
+}
 
 bool is_integral(ElementType type) {
   return type >= ElementType::kS1 && type <= ElementType::kU64;

@@ -15,8 +15,7 @@ std::string with_caret(const std::string& message, std::string_view input, std::
 }
 }  // namespace
 
-Error::Error(ErrorKind kind, const std::string& message, std::string_view input,
-             std::size_t column)
+Error::Error(ErrorKind kind, const std::string& message, std::string_view input, std::size_t column)
     : std::runtime_error(with_caret(message, input, column)),
       kind_(kind),
       message_(message),

@@ -18,15 +18,16 @@ int64_t product(const std::vector<int64_t>& dims) {
   return n;
 }
 
-
 void check_common(const std::vector<int64_t>& dims, int element_bits, int64_t size_elements) {
   for (std::size_t i = 0; i < dims.size(); ++i) {
     if (dims[i] < 0) {
-      throw Error(ErrorKind::kInvalid, fmt::format("dimension {} has negative size {}", i, dims[i]));
+      throw Error(ErrorKind::kInvalid,
+                  fmt::format("dimension {} has negative size {}", i, dims[i]));
     }
   }
   if (element_bits <= 0) {
-    throw Error(ErrorKind::kInvalid, fmt::format("element size {} bits is not positive", element_bits));
+    throw Error(ErrorKind::kInvalid,
+                fmt::format("element size {} bits is not positive", element_bits));
   }
   if (size_elements < 0) {
     throw Error(ErrorKind::kInvalid, "negative buffer size");
@@ -108,14 +109,16 @@ void IndexMap::validate_digit_form() const {
   int64_t span = 0;  // largest offset reachable with the digits seen so far
   for (const Digit& d : by_stride) {
     if (d.stride <= span) {
-      throw Error(ErrorKind::kInvalid,
-                  fmt::format("digit form: a digit of stride {} overlaps smaller digits spanning {}",
-                              d.stride, span + 1));
+      throw Error(
+          ErrorKind::kInvalid,
+          fmt::format("digit form: a digit of stride {} overlaps smaller digits spanning {}",
+                      d.stride, span + 1));
     }
     span = checked_add(span, checked_multiply(d.extent - 1, d.stride, "a digit's span"),
                        "the layout's span");
   }
-  if (logical_elements_ > 0 && checked_add(form.base, span, "the layout's span") >= size_elements_) {
+  if (logical_elements_ > 0 &&
+      checked_add(form.base, span, "the layout's span") >= size_elements_) {
     throw Error(ErrorKind::kInvalid,
                 fmt::format("digit form: positions reach offset {}, past the buffer of {} elements",
                             form.base + span, size_elements_));
@@ -124,9 +127,9 @@ void IndexMap::validate_digit_form() const {
 
 void IndexMap::check_index(std::span<const int64_t> index) const {
   if (static_cast<int>(index.size()) != rank()) {
-    throw Error(ErrorKind::kOutOfRange,
-                fmt::format("index has {} components but the array has rank {}", index.size(),
-                            rank()));
+    throw Error(
+        ErrorKind::kOutOfRange,
+        fmt::format("index has {} components but the array has rank {}", index.size(), rank()));
   }
   for (int i = 0; i < rank(); ++i) {
     if (index[i] < 0 || index[i] >= dims_[i]) {

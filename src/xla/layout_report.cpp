@@ -71,7 +71,8 @@ std::string layout_report_text(const TiledLayout& layout) {
   for (const TilingStep& step : layout.steps()) {
     out += fmt::format("tile level {}      T{} on {}", level++, print_tile(step.tile),
                        format_dims(step.input_dims));
-    if (step.prepended_dims > 0) out += fmt::format(" ({} leading size-1 dims added)", step.prepended_dims);
+    if (step.prepended_dims > 0)
+      out += fmt::format(" ({} leading size-1 dims added)", step.prepended_dims);
     out += "\n";
     if (step.combined_dims != step.input_dims) {
       out += fmt::format("  combine '*'     {}\n", format_dims(step.combined_dims));
@@ -81,15 +82,17 @@ std::string layout_report_text(const TiledLayout& layout) {
     out += fmt::format("  3. transpose    {}\n", format_dims(step.output_dims));
   }
   out += fmt::format("physical dims     {}\n", format_dims(layout.physical_dims()));
-  out += fmt::format("elements          {} logical, {} physical ({} from tiles", layout.logical_elements(),
-                     layout.physical_elements(), layout.tiled_elements());
+  out +=
+      fmt::format("elements          {} logical, {} physical ({} from tiles",
+                  layout.logical_elements(), layout.physical_elements(), layout.tiled_elements());
   if (shape.layout.tail_padding_alignment_in_elements != 1) {
     out += fmt::format(", rounded up to L({})", shape.layout.tail_padding_alignment_in_elements);
   }
   out += ")\n";
   out += fmt::format("size              {} bytes ({} bytes of data)\n", layout.size_bytes(),
                      logical_bytes(layout));
-  out += fmt::format("padding           {:.2f}% of the elements\n", 100.0 * layout.padding_fraction());
+  out +=
+      fmt::format("padding           {:.2f}% of the elements\n", 100.0 * layout.padding_fraction());
   return out;
 }
 

@@ -91,7 +91,8 @@ class Parser {
       ++pos_;
     }
     if (!std::isdigit(static_cast<unsigned char>(peek()))) {
-      if (pos_ >= text_.size()) fail(fmt::format("expected {}, found the end of the text", what), pos_);
+      if (pos_ >= text_.size())
+        fail(fmt::format("expected {}, found the end of the text", what), pos_);
       fail(fmt::format("expected {}, found '{}'", what, peek()), pos_);
     }
     uint64_t value = 0;
@@ -160,8 +161,9 @@ class Parser {
     return layout;
   }
 
-  void check_minor_to_major(const std::vector<int64_t>& m2m, const std::vector<std::size_t>& columns,
-                            int rank, std::size_t open) const {
+  void check_minor_to_major(const std::vector<int64_t>& m2m,
+                            const std::vector<std::size_t>& columns, int rank,
+                            std::size_t open) const {
     std::vector<bool> seen(static_cast<std::size_t>(rank), false);
     for (std::size_t i = 0; i < m2m.size(); ++i) {
       if (m2m[i] < 0 || m2m[i] >= rank) {
@@ -206,7 +208,8 @@ class Parser {
         once(seen_l, "L");
         ++pos_;
         const int64_t n = parse_parenthesized("the tail padding alignment");
-        if (n < 1) fail_invalid(fmt::format("L({}): tail padding alignment must be at least 1", n), column);
+        if (n < 1)
+          fail_invalid(fmt::format("L({}): tail padding alignment must be at least 1", n), column);
         layout.tail_padding_alignment_in_elements = n;
       } else if (c == 'E') {
         once(seen_e, "E");
@@ -214,11 +217,11 @@ class Parser {
         const int64_t n = parse_parenthesized("the element size in bits");
         const int min_bits = bit_width(shape.element_type);
         if (n < 0 || (n != 0 && n < min_bits) || n > kMaxElementBits) {
-          fail_invalid(fmt::format("E({}): element size must be 0 (the default) or from {} ({}'s "
-                                   "bits) to {} bits",
-                                   n, min_bits, element_type_name(shape.element_type),
-                                   kMaxElementBits),
-                       column);
+          fail_invalid(
+              fmt::format("E({}): element size must be 0 (the default) or from {} ({}'s "
+                          "bits) to {} bits",
+                          n, min_bits, element_type_name(shape.element_type), kMaxElementBits),
+              column);
         }
         layout.element_size_in_bits = n;
       } else if (c == 'S' && pos_ + 1 < text_.size() && text_[pos_ + 1] == 'C') {
@@ -230,14 +233,17 @@ class Parser {
         if (n < 0) fail_invalid(fmt::format("S({}): memory space must not be negative", n), column);
         layout.memory_space = n;
       } else if (c == 'D') {
-        fail_unsupported("layout property D (dimension level types, sparse arrays) is not supported "
-                         "by tessera");
+        fail_unsupported(
+            "layout property D (dimension level types, sparse arrays) is not supported "
+            "by tessera");
       } else if (c == '#') {
-        fail_unsupported("layout property # (index primitive type, sparse arrays) is not supported "
-                         "by tessera");
+        fail_unsupported(
+            "layout property # (index primitive type, sparse arrays) is not supported "
+            "by tessera");
       } else if (c == '*') {
-        fail_unsupported("layout property * (pointer primitive type, sparse arrays) is not "
-                         "supported by tessera");
+        fail_unsupported(
+            "layout property * (pointer primitive type, sparse arrays) is not "
+            "supported by tessera");
       } else if (c == 'P') {
         fail_unsupported("layout property P (physical shape) is not supported by tessera");
       } else if (c == 'M') {
@@ -284,9 +290,10 @@ class Parser {
       break;
     }
     if (tile.dimensions.back() == Tile::kCombineDimension) {
-      fail_invalid("'*' cannot be the most minor tile entry: there is no more minor dimension to "
-                   "combine it with",
-                   last_column);
+      fail_invalid(
+          "'*' cannot be the most minor tile entry: there is no more minor dimension to "
+          "combine it with",
+          last_column);
     }
     expect(')', "expected ',' or ')' in the tile");
     return tile;
@@ -308,14 +315,16 @@ std::string join(const Range& values) {
 
 }  // namespace
 
-Shape parse_shape(std::string_view text) { return Parser(text).parse(); }
+Shape parse_shape(std::string_view text) {
+  return Parser(text).parse();
+}
 
 std::string print_tile(const Tile& tile) {
   std::string out = "(";
   for (std::size_t i = 0; i < tile.dimensions.size(); ++i) {
     if (i > 0) out += ',';
     out += tile.dimensions[i] == Tile::kCombineDimension ? std::string("*")
-                                                          : fmt::format("{}", tile.dimensions[i]);
+                                                         : fmt::format("{}", tile.dimensions[i]);
   }
   return out + ")";
 }
@@ -339,8 +348,8 @@ std::string print_layout(const Layout& layout) {
 }
 
 std::string print_shape(const Shape& shape) {
-  std::string out = fmt::format("{}[{}]", element_type_name(shape.element_type),
-                                join(shape.dimensions));
+  std::string out =
+      fmt::format("{}[{}]", element_type_name(shape.element_type), join(shape.dimensions));
   const std::string layout = print_layout(shape.layout);
   if (shape.dimensions.empty() && layout == "{}") return out;  // XLA omits "{}" on scalars
   return out + layout;

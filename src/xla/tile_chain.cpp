@@ -35,8 +35,9 @@ TileChainShapes compute_tile_chain_shapes(const Shape& shape) {
       dims.insert(dims.begin(), k - dims.size(), 1);
     }
     if (dims.size() + tile.dimensions.size() > kMaxPhysicalRank) {
-      throw Error(ErrorKind::kInvalid,
-                  fmt::format("the tiles produce more than {} physical dimensions", kMaxPhysicalRank));
+      throw Error(
+          ErrorKind::kInvalid,
+          fmt::format("the tiles produce more than {} physical dimensions", kMaxPhysicalRank));
     }
     step.input_dims = dims;
     const std::size_t first = dims.size() - k;
@@ -71,7 +72,8 @@ TileChainShapes compute_tile_chain_shapes(const Shape& shape) {
   }
   out.physical_dims = dims;
   out.tiled_elements = 1;
-  for (int64_t d : dims) out.tiled_elements = checked_multiply(out.tiled_elements, d, "the number of physical elements");
+  for (int64_t d : dims)
+    out.tiled_elements = checked_multiply(out.tiled_elements, d, "the number of physical elements");
   return out;
 }
 

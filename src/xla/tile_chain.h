@@ -40,6 +40,7 @@ class TileChain final : public IndexFunction {
 
 // The digit form of a tiled layout, when every tile splits the digits built so far into a
 // whole number of digits (always true for the TPU formats). nullopt otherwise.
-std::optional<DigitForm> compile_tiled_digit_form(const Shape& shape, const TileChainShapes& shapes);
+std::optional<DigitForm> compile_tiled_digit_form(const Shape& shape,
+                                                  const TileChainShapes& shapes);
 
 }  // namespace tessera::xla

@@ -74,7 +74,8 @@ std::optional<DigitForm> compile_tiled_digit_form(const Shape& shape,
     dims.push_back({{dim, 1, shape.dimensions[dim], true}});
   }
   for (const TilingStep& step : shapes.steps) {
-    dims.insert(dims.begin(), static_cast<std::size_t>(step.prepended_dims), SymbolicDim{kUnitDigit});
+    dims.insert(dims.begin(), static_cast<std::size_t>(step.prepended_dims),
+                SymbolicDim{kUnitDigit});
     const std::size_t k = step.tile.dimensions.size();
     const std::size_t first = dims.size() - k;
     std::vector<SymbolicDim> next(dims.begin(), dims.begin() + static_cast<std::ptrdiff_t>(first));

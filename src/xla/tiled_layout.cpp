@@ -12,8 +12,9 @@ TiledLayout::TiledLayout(Shape shape) : shape_(std::move(shape)) {
   steps_ = shapes.steps;
   physical_dims_ = shapes.physical_dims;
   tiled_elements_ = shapes.tiled_elements;
-  const int64_t physical = round_up(tiled_elements_, shape_.layout.tail_padding_alignment_in_elements,
-                                    "the number of elements with tail padding");
+  const int64_t physical =
+      round_up(tiled_elements_, shape_.layout.tail_padding_alignment_in_elements,
+               "the number of elements with tail padding");
   const int bits = shape_.element_storage_bits();
   spec_chain_ = std::make_shared<TileChain>(shape_, shapes);
   if (auto form = compile_tiled_digit_form(shape_, shapes)) {
@@ -43,7 +44,8 @@ std::vector<std::vector<int64_t>> TiledLayout::coordinates_by_level(
 }
 
 std::optional<std::vector<int64_t>> TiledLayout::spec_logical_index(int64_t offset) const {
-  if (offset < 0 || offset >= physical_elements()) return index_map_->logical_index(offset);  // throws
+  if (offset < 0 || offset >= physical_elements())
+    return index_map_->logical_index(offset);  // throws
   return spec_chain_->index_at(offset);
 }
 

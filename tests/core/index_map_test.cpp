@@ -47,11 +47,11 @@ TEST(IndexMap, RefusesInvalidDigitForms) {
   auto refuse = [](std::vector<int64_t> dims, int64_t size, DigitForm form) {
     EXPECT_THROW(IndexMap(dims, 8, size, form), Error);
   };
-  refuse({4}, 16, {{{0, 1, 4, 1}, {0, 2, 2, 1}}, {}, 0});   // weights not a mixed radix
-  refuse({8}, 16, {{{0, 1, 4, 1}}, {}, 0});                 // does not cover the dimension
+  refuse({4}, 16, {{{0, 1, 4, 1}, {0, 2, 2, 1}}, {}, 0});     // weights not a mixed radix
+  refuse({8}, 16, {{{0, 1, 4, 1}}, {}, 0});                   // does not cover the dimension
   refuse({2, 2}, 16, {{{0, 1, 2, 1}, {1, 1, 2, 1}}, {}, 0});  // overlapping strides
-  refuse({4}, 3, {{{0, 1, 4, 1}}, {}, 0});                  // past the end of the buffer
-  refuse({4}, 16, {{{3, 1, 4, 1}}, {}, 0});                 // no such dimension
+  refuse({4}, 3, {{{0, 1, 4, 1}}, {}, 0});                    // past the end of the buffer
+  refuse({4}, 16, {{{3, 1, 4, 1}}, {}, 0});                   // no such dimension
 }
 
 TEST(IndexMap, ScalarAndEmptyArrays) {

@@ -17,8 +17,8 @@ struct RandomLayoutOptions {
   int max_rank = 4;
   int64_t max_dim = 9;
   int max_tile_levels = 3;
-  bool allow_combine = true;    // '*' entries
-  bool allow_sub_byte = true;   // E(1), E(4) on pred/s4/u4
+  bool allow_combine = true;   // '*' entries
+  bool allow_sub_byte = true;  // E(1), E(4) on pred/s4/u4
   int64_t max_physical_elements = 1 << 14;
 };
 
@@ -27,8 +27,8 @@ inline xla::Shape random_shape(std::mt19937_64& rng, const RandomLayoutOptions& 
   auto uniform = [&](int64_t lo, int64_t hi) {
     return std::uniform_int_distribution<int64_t>(lo, hi)(rng);
   };
-  const ElementType types[] = {ElementType::kF32, ElementType::kBF16, ElementType::kS8,
-                               ElementType::kPred, ElementType::kS4, ElementType::kF64};
+  const ElementType types[] = {ElementType::kF32,  ElementType::kBF16, ElementType::kS8,
+                               ElementType::kPred, ElementType::kS4,   ElementType::kF64};
   while (true) {
     xla::Shape shape;
     shape.element_type = types[uniform(0, 5)];

@@ -30,7 +30,8 @@ void check_layout(const Shape& shape) {
     ASSERT_EQ(offset, layout.spec_linear_index(index));
     ASSERT_GE(offset, 0);
     ASSERT_LT(offset, map.size_elements());
-    ASSERT_EQ(hits[static_cast<std::size_t>(offset)]++, 0) << "two elements share offset " << offset;
+    ASSERT_EQ(hits[static_cast<std::size_t>(offset)]++, 0)
+        << "two elements share offset " << offset;
     ASSERT_EQ(map.logical_index(offset), index);
     ++visited;
   }
@@ -40,7 +41,8 @@ void check_layout(const Shape& shape) {
   for (int64_t offset = 0; offset < map.size_elements(); ++offset) {
     const auto index = map.logical_index(offset);
     ASSERT_EQ(index, layout.spec_logical_index(offset)) << "offset " << offset;
-    ASSERT_EQ(index.has_value(), hits[static_cast<std::size_t>(offset)] == 1) << "offset " << offset;
+    ASSERT_EQ(index.has_value(), hits[static_cast<std::size_t>(offset)] == 1)
+        << "offset " << offset;
   }
 
   // The printed form parses back to the same shape.
@@ -73,10 +75,11 @@ TEST(IndexMapProperties, CombinedDimsWhoseTileDoesNotFactorUseTheGeneralForm) {
 }
 
 TEST(IndexMapProperties, TpuFormatsOnUnevenShapes) {
-  for (const char* text : {"f32[13,300]{1,0:T(8,128)}", "f32[2,3,130]{2,1,0:T(2,128)}",
-                           "bf16[17,129]{1,0:T(8,128)(2,1)}", "bf16[32,256]{1,0:T(8,128)(2,1,1,1)}",
-                           "s8[33,130]{1,0:T(8,128)(4,1)}", "pred[40,130]{1,0:T(32,128)(32,1)E(1)}",
-                           "f32[5,3,7]{0,2,1:T(4,128)}", "f32[]{:T(256)}", "s4[9,300]{1,0:T(8,128)(2,1)E(4)}"}) {
+  for (const char* text :
+       {"f32[13,300]{1,0:T(8,128)}", "f32[2,3,130]{2,1,0:T(2,128)}",
+        "bf16[17,129]{1,0:T(8,128)(2,1)}", "bf16[32,256]{1,0:T(8,128)(2,1,1,1)}",
+        "s8[33,130]{1,0:T(8,128)(4,1)}", "pred[40,130]{1,0:T(32,128)(32,1)E(1)}",
+        "f32[5,3,7]{0,2,1:T(4,128)}", "f32[]{:T(256)}", "s4[9,300]{1,0:T(8,128)(2,1)E(4)}"}) {
     check_layout(parse_shape(text));
   }
 }

@@ -1,24 +1,37 @@
 // Parsing and printing the notation: XLA's canonical strings round-trip byte for byte, the
 // friendlier inputs people write are accepted, and every malformed input names its column.
+#include "tessera/xla/notation.h"
+
 #include <gtest/gtest.h>
 
 #include <string>
 
 #include "tessera/error.h"
-#include "tessera/xla/notation.h"
 
 namespace tessera::xla {
 namespace {
 
 TEST(Notation, XlaCanonicalStringsRoundTrip) {
   for (const char* text : {
-           "f32[3,5]{1,0:T(2,2)}", "bf16[32,256]{1,0:T(8,128)(2,1)}",
-           "bf16[32,256]{1,0:T(8,128)(2,1,1,1)}", "s8[8192,8192]{1,0:T(32,128)(4,1)}",
-           "pred[64,128]{1,0:T(32,128)(32,1)E(1)}", "pred[8,128]{1,0:T(8,128)E(32)}",
-           "f32[2,7,8,11,10]{4,3,2,1,0:T(*,*,2,*,3)}", "f32[]", "f32[]{:T(256)}",
-           "s4[1024]{0:T(1024)(128)(2,1)E(4)}", "f32[4,5]{0,1}", "f32[10]{0:T(256)L(512)}",
-           "u8[3,4,5]{0,2,1:T(2,128)S(1)}", "c128[2,3]{1,0}", "f8e4m3b11fnuz[16,16]{1,0}",
-           "f8e8m0fnu[4]{0}", "f4e2m1fn[256]{0:E(4)}", "s64[0,5]{1,0}", "u1[64]{0:E(1)}",
+           "f32[3,5]{1,0:T(2,2)}",
+           "bf16[32,256]{1,0:T(8,128)(2,1)}",
+           "bf16[32,256]{1,0:T(8,128)(2,1,1,1)}",
+           "s8[8192,8192]{1,0:T(32,128)(4,1)}",
+           "pred[64,128]{1,0:T(32,128)(32,1)E(1)}",
+           "pred[8,128]{1,0:T(8,128)E(32)}",
+           "f32[2,7,8,11,10]{4,3,2,1,0:T(*,*,2,*,3)}",
+           "f32[]",
+           "f32[]{:T(256)}",
+           "s4[1024]{0:T(1024)(128)(2,1)E(4)}",
+           "f32[4,5]{0,1}",
+           "f32[10]{0:T(256)L(512)}",
+           "u8[3,4,5]{0,2,1:T(2,128)S(1)}",
+           "c128[2,3]{1,0}",
+           "f8e4m3b11fnuz[16,16]{1,0}",
+           "f8e8m0fnu[4]{0}",
+           "f4e2m1fn[256]{0:E(4)}",
+           "s64[0,5]{1,0}",
+           "u1[64]{0:E(1)}",
            "f32[8,128]{1,0:T(8,128)L(1024)E(32)S(2)}",
        }) {
     EXPECT_EQ(print_shape(parse_shape(text)), text);
@@ -104,7 +117,9 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"f32[<=3]", ErrorKind::kUnsupported, 4, "dynamic"},
         BadInput{"(f32[3], s32[])", ErrorKind::kUnsupported, 0, "tuple"},
         BadInput{"f32[3,5]{1,0:T(2,2)", ErrorKind::kSyntax, 19, "expected '}'"}),
-    [](const ::testing::TestParamInfo<BadInput>& param) { return "case" + std::to_string(param.index); });
+    [](const ::testing::TestParamInfo<BadInput>& param) {
+      return "case" + std::to_string(param.index);
+    });
 
 TEST(Notation, SizesThatOverflowAreErrorsNotWrapArounds) {
   // Parsing succeeds; compiling the layout must refuse (covered in tiled_layout_errors_test).

@@ -9,7 +9,9 @@
 namespace tessera::xla {
 namespace {
 
-TiledLayout compile(const char* text) { return TiledLayout(parse_shape(text)); }
+TiledLayout compile(const char* text) {
+  return TiledLayout(parse_shape(text));
+}
 
 int64_t index_of(const char* text, std::vector<int64_t> index) {
   const TiledLayout layout = compile(text);

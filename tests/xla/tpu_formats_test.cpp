@@ -9,7 +9,9 @@
 namespace tessera::xla {
 namespace {
 
-TiledLayout compile(const char* text) { return TiledLayout(parse_shape(text)); }
+TiledLayout compile(const char* text) {
+  return TiledLayout(parse_shape(text));
+}
 int64_t at(const TiledLayout& layout, std::vector<int64_t> index) {
   return layout.index_map().linear_index(index);
 }

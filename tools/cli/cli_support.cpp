@@ -37,7 +37,8 @@ std::vector<int64_t> parse_integer_list(std::string_view text, std::string_view 
 
 std::string join_integers(const std::vector<int64_t>& values) {
   std::string out;
-  for (std::size_t i = 0; i < values.size(); ++i) out += fmt::format("{}{}", i ? "," : "", values[i]);
+  for (std::size_t i = 0; i < values.size(); ++i)
+    out += fmt::format("{}{}", i ? "," : "", values[i]);
   return out;
 }
 

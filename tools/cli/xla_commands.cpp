@@ -21,7 +21,9 @@ struct XlaArguments {
   bool json = false;
 };
 
-xla::TiledLayout compile(const std::string& text) { return xla::TiledLayout(xla::parse_shape(text)); }
+xla::TiledLayout compile(const std::string& text) {
+  return xla::TiledLayout(xla::parse_shape(text));
+}
 
 void install(CLI::App& app) {
   auto args = std::make_shared<XlaArguments>();
@@ -29,7 +31,9 @@ void install(CLI::App& app) {
   auto* index = app.add_subcommand("index", "Linear index (element offset) of logical indices");
   index->add_option("shape", args->shape, "Shape with layout, e.g. 'f32[3,5]{1,0:T(2,2)}'")
       ->required();
-  index->add_option("indices", args->values, "Logical indices, comma-separated ('2,3'; '' for a scalar)")
+  index
+      ->add_option("indices", args->values,
+                   "Logical indices, comma-separated ('2,3'; '' for a scalar)")
       ->required();
   index->callback([args] {
     const xla::TiledLayout layout = compile(args->shape);
@@ -41,7 +45,8 @@ void install(CLI::App& app) {
     std::cout << out;
   });
 
-  auto* unindex = app.add_subcommand("unindex", "Logical index stored at element offsets (or 'padding')");
+  auto* unindex =
+      app.add_subcommand("unindex", "Logical index stored at element offsets (or 'padding')");
   unindex->add_option("shape", args->shape, "Shape with layout")->required();
   unindex->add_option("offsets", args->values, "Element offsets")->required();
   unindex->callback([args] {
@@ -54,7 +59,8 @@ void install(CLI::App& app) {
     std::cout << out;
   });
 
-  auto* info = app.add_subcommand("info", "Physical shape, sizes, padding and tiling steps of a layout");
+  auto* info =
+      app.add_subcommand("info", "Physical shape, sizes, padding and tiling steps of a layout");
   info->add_option("shape", args->shape, "Shape with layout")->required();
   info->add_flag("--json", args->json, "One JSON object instead of text");
   info->callback([args] {

@@ -25,7 +25,7 @@ struct TilingStep {
   std::vector<int64_t> tile_dims;      // the tile without its '*' entries
   std::vector<int64_t> padded_dims;    // step 1: each tiled dim rounded up to its tile
   std::vector<int64_t> reshaped_dims;  // step 2: each tiled dim split into (ceil(d/t), t)
-  std::vector<int64_t> output_dims;    // step 3: tile dims moved minor: (prefix, ceil(d/t)..., t...)
+  std::vector<int64_t> output_dims;  // step 3: tile dims moved minor: (prefix, ceil(d/t)..., t...)
 };
 
 class TiledLayout {
@@ -58,8 +58,8 @@ class TiledLayout {
   // The spec's coordinates after each step, for pictures and explanations: [0] is the index in
   // physical order, [k] the coordinates after tile level k (tile index, then within-tile index).
   // `index` may lie in level 1's padding (0 <= index[i] < level 1's padded size of that dim):
-  // f32[3,5]{1,0:T(2,2)}, (2,3) -> {(2,3), (1,1,0,1)}; the padding cell (3,5) -> {(3,5), (1,2,1,1)}.
-  // Throws Error(kOutOfRange) for a wrong rank or a negative component.
+  // f32[3,5]{1,0:T(2,2)}, (2,3) -> {(2,3), (1,1,0,1)}; the padding cell (3,5) -> {(3,5),
+  // (1,2,1,1)}. Throws Error(kOutOfRange) for a wrong rank or a negative component.
   std::vector<std::vector<int64_t>> coordinates_by_level(std::span<const int64_t> index) const;
   // Its inverse, level by level: nullopt for padding. Requires 0 <= offset < physical_elements.
   std::optional<std::vector<int64_t>> spec_logical_index(int64_t offset) const;
