@@ -55,24 +55,6 @@ npu::NStrideRule n_stride_rule(bool gdma_row_stride) {
   return gdma_row_stride ? npu::NStrideRule::kIgnoringStartNpu : npu::NStrideRule::kChannelsPerNpu;
 }
 
-std::string device_text(const Device& d) {
-  if (d.name != "custom") return d.name;
-  return fmt::format("npus={},lmem={},align={},banks={}", d.npus, d.local_memory_bytes,
-                     d.alignment_bytes, d.banks);
-}
-
-std::string layout_text(const npu::LocalLayout& layout) {
-  switch (layout.kind) {
-    case npu::LayoutKind::kAligned:
-      return "aligned";
-    case npu::LayoutKind::kCompact:
-      return "compact";
-    case npu::LayoutKind::kStrides:
-      break;
-  }
-  return fmt::format("strides={}", fmt::join(layout.strides, ","));
-}
-
 // Places of many elements: int array [..., rank] -> int64 [..., 2] of (NPU, byte offset).
 template <typename PlaceOf>
 NumpyArray<int64_t> places(nb::handle indices_object, std::size_t rank, PlaceOf place_of) {
@@ -125,9 +107,11 @@ void bind_device(nb::module_& m) {
           "X=4, S=1024 device. Raises OutOfRangeError outside [0, X*S).")
       .def("info", [](const Device& d) { return json_to_python(npu::device_json(d)); })
       .def("__eq__", [](const Device& a, const Device& b) { return a == b; })
-      .def("__hash__", [](const Device& d) { return nb::hash(nb::str(device_text(d).c_str())); })
-      .def("__str__", &device_text)
-      .def("__repr__", [](const Device& d) { return fmt::format("Device('{}')", device_text(d)); });
+      .def("__hash__",
+           [](const Device& d) { return nb::hash(nb::str(npu::format_device(d).c_str())); })
+      .def("__str__", &npu::format_device)
+      .def("__repr__",
+           [](const Device& d) { return fmt::format("Device('{}')", npu::format_device(d)); });
 
   m.def(
       "presets",
@@ -168,7 +152,7 @@ void bind_tensor(nb::module_& m) {
       .def_prop_ro("address", &LocalTensor::address)
       .def_prop_ro("start_npu", [](const LocalTensor& t) { return t.start().npu; })
       .def_prop_ro("start_offset", [](const LocalTensor& t) { return t.start().offset; })
-      .def_prop_ro("layout", [](const LocalTensor& t) { return layout_text(t.layout()); })
+      .def_prop_ro("layout", [](const LocalTensor& t) { return npu::format_layout(t.layout()); })
       .def_prop_ro("mode",
                    [](const LocalTensor& t) {
                      return std::string(npu::storage_mode_name(t.storage_mode()));
@@ -224,9 +208,10 @@ void bind_tensor(nb::module_& m) {
       .def("info_text", [](const LocalTensor& t) { return npu::local_tensor_report_text(t); })
       .def("__repr__", [](const LocalTensor& t) {
         return fmt::format("Tensor('{}', ({}), '{}', address={}, layout='{}', mode='{}')",
-                           device_text(t.device()), fmt::join(t.shape(), ", "),
+                           npu::format_device(t.device()), fmt::join(t.shape(), ", "),
                            element_type_name(t.element_type()), t.address(),
-                           layout_text(t.layout()), npu::storage_mode_name(t.storage_mode()));
+                           npu::format_layout(t.layout()),
+                           npu::storage_mode_name(t.storage_mode()));
       });
   add_npu_explain_and_pictures<LocalTensor, LocalTensor>(tensor);
 }

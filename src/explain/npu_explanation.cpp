@@ -11,6 +11,7 @@
 #include "tessera/error.h"
 #include "tessera/explain/layout_explanation.h"
 #include "tessera/npu/footprint.h"
+#include "tessera/npu/npu_arguments.h"
 #include "tessera/npu/npu_report.h"
 
 namespace tessera::explain {
@@ -18,24 +19,6 @@ namespace {
 
 // Matrices this wide get a sample of W values instead of all of them (the best W is always in).
 constexpr int64_t kMaxColumnsForEveryWidth = 4096;
-
-std::string device_argument(const npu::Device& d) {
-  if (d.name != "custom") return d.name;
-  return fmt::format("npus={},lmem={},align={},banks={}", d.npus, d.local_memory_bytes,
-                     d.alignment_bytes, d.banks);
-}
-
-std::string layout_argument(const npu::LocalLayout& layout) {
-  switch (layout.kind) {
-    case npu::LayoutKind::kAligned:
-      return "aligned";
-    case npu::LayoutKind::kCompact:
-      return "compact";
-    case npu::LayoutKind::kStrides:
-      return fmt::format("strides={}", fmt::join(layout.strides, ","));
-  }
-  return "aligned";
-}
 
 int64_t size_of(const npu::LocalTensor& tensor) {
   return checked_multiply(tensor.device().npus, tensor.bytes_reserved_per_npu(), "a tensor's size");
@@ -96,8 +79,8 @@ NpuSuggestion suggestion_for(const npu::LocalTensor& candidate, int64_t current_
 std::string placement_arguments(const npu::LocalTensor& t) {
   std::string out =
       fmt::format("--device {} --shape {} --dtype {} --address {} --layout {}",
-                  device_argument(t.device()), fmt::join(t.shape(), ","),
-                  element_type_name(t.element_type()), t.address(), layout_argument(t.layout()));
+                  npu::format_device(t.device()), fmt::join(t.shape(), ","),
+                  element_type_name(t.element_type()), t.address(), npu::format_layout(t.layout()));
   if (t.storage_mode() != npu::StorageMode::kNone) {
     out += fmt::format(" --mode {}", npu::storage_mode_name(t.storage_mode()));
   }
@@ -111,7 +94,7 @@ std::string placement_arguments(const npu::LocalTensor& t) {
 std::string placement_arguments(const npu::MatrixLayout& m) {
   const npu::LocalTensor& t = m.tensor();
   std::string out = fmt::format("--device {} --rows {} --cols {} --dtype {} --address {} --w {}",
-                                device_argument(t.device()), m.rows(), m.columns(),
+                                npu::format_device(t.device()), m.rows(), m.columns(),
                                 element_type_name(t.element_type()), t.address(), m.width());
   if (t.layout().n_stride_rule == npu::NStrideRule::kIgnoringStartNpu) out += " --gdma-row-stride";
   return out;

@@ -1,6 +1,7 @@
 #include "tessera/npu/npu_arguments.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cctype>
@@ -220,6 +221,18 @@ MatrixLayout make_matrix_layout(const MatrixArguments& arguments) {
                             ? best_matrix_width(device, rows, columns, type, address, rule)
                             : parse_address(*arguments.width, "W");
   return MatrixLayout(device, rows, columns, type, address, width, rule);
+}
+
+std::string format_device(const Device& device) {
+  if (device.name != "custom") return device.name;
+  return fmt::format("npus={},lmem={},align={},banks={}", device.npus, device.local_memory_bytes,
+                     device.alignment_bytes, device.banks);
+}
+
+std::string format_layout(const LocalLayout& layout) {
+  if (layout.kind == LayoutKind::kAligned) return "aligned";
+  if (layout.kind == LayoutKind::kCompact) return "compact";
+  return fmt::format("strides={}", fmt::join(layout.strides, ","));
 }
 
 }  // namespace tessera::npu

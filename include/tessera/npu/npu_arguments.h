@@ -37,6 +37,12 @@ TensorShape parse_tensor_shape(std::string_view text);
 // "aligned", "compact" or "strides=NS,CS,HS,WS" (stored elements).
 LocalLayout parse_layout(std::string_view text);
 
+// The inverses, so a device or layout can be written back as an argument that parses to it:
+// format_device(bm1684) == "bm1684", a custom one "npus=4,lmem=1024,align=128,banks=8";
+// format_layout gives "aligned", "compact" or "strides=120,56,16,2".
+std::string format_device(const Device& device);
+std::string format_layout(const LocalLayout& layout);
+
 // "none", "4N", "2N", "2IC" (case-insensitive).
 StorageMode parse_storage_mode(std::string_view text);
 
