@@ -55,6 +55,19 @@ TESSERA_AVX2 __m256i load(const std::byte* from) {
   return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(from));
 }
 
+// Two full cache lines, all four loads issued before the non-temporal stores. `to` must be
+// 32-byte aligned.
+TESSERA_AVX2 inline void stream_128_bytes(std::byte* to, const std::byte* from) {
+  const __m256i a = load(from);
+  const __m256i b = load(from + 32);
+  const __m256i c = load(from + 64);
+  const __m256i d = load(from + 96);
+  _mm256_stream_si256(reinterpret_cast<__m256i*>(to), a);
+  _mm256_stream_si256(reinterpret_cast<__m256i*>(to + 32), b);
+  _mm256_stream_si256(reinterpret_cast<__m256i*>(to + 64), c);
+  _mm256_stream_si256(reinterpret_cast<__m256i*>(to + 96), d);
+}
+
 TESSERA_AVX2 void interleave_avx2(const std::byte* source, int64_t row_bytes, int rows, int unit,
                                   int64_t bytes_per_row, std::byte* destination, bool streaming) {
   for (int64_t j = 0; j < bytes_per_row; j += 32) {
@@ -88,14 +101,7 @@ TESSERA_AVX2 void stream_copy_avx2(std::byte* destination, const std::byte* sour
   std::memcpy(destination, source, head);
   std::size_t i = head;
   for (; i + 128 <= bytes; i += 128) {
-    const __m256i a = load(source + i);
-    const __m256i b = load(source + i + 32);
-    const __m256i c = load(source + i + 64);
-    const __m256i d = load(source + i + 96);
-    _mm256_stream_si256(reinterpret_cast<__m256i*>(destination + i), a);
-    _mm256_stream_si256(reinterpret_cast<__m256i*>(destination + i + 32), b);
-    _mm256_stream_si256(reinterpret_cast<__m256i*>(destination + i + 64), c);
-    _mm256_stream_si256(reinterpret_cast<__m256i*>(destination + i + 96), d);
+    stream_128_bytes(destination + i, source + i);
   }
   for (; i + 32 <= bytes; i += 32) {
     _mm256_stream_si256(reinterpret_cast<__m256i*>(destination + i), load(source + i));
@@ -103,7 +109,7 @@ TESSERA_AVX2 void stream_copy_avx2(std::byte* destination, const std::byte* sour
   std::memcpy(destination + i, source + i, bytes - i);
 }
 
-// dst[j * destination_row + i] = rows[i][column + j] for i, j < 8.
+// `count` runs of run_bytes each, with non-temporal stores.
 TESSERA_AVX2 void stream_runs_avx2(std::byte* destination, int64_t destination_step,
                                    const std::byte* source, int64_t source_step,
                                    std::size_t run_bytes, int64_t count) {
@@ -117,18 +123,12 @@ TESSERA_AVX2 void stream_runs_avx2(std::byte* destination, int64_t destination_s
       continue;
     }
     for (std::size_t i = 0; i < run_bytes; i += 128) {
-      const __m256i a = load(from + i);
-      const __m256i b = load(from + i + 32);
-      const __m256i c = load(from + i + 64);
-      const __m256i d = load(from + i + 96);
-      _mm256_stream_si256(reinterpret_cast<__m256i*>(to + i), a);
-      _mm256_stream_si256(reinterpret_cast<__m256i*>(to + i + 32), b);
-      _mm256_stream_si256(reinterpret_cast<__m256i*>(to + i + 64), c);
-      _mm256_stream_si256(reinterpret_cast<__m256i*>(to + i + 96), d);
+      stream_128_bytes(to + i, from + i);
     }
   }
 }
 
+// dst[j * destination_row + i] = rows[i][column + j] for i, j < 8.
 TESSERA_AVX2 void transpose_8x8_avx2(const float* const* rows, int column, float* dst,
                                      int64_t destination_row) {
   __m256 t[8], u[8];
