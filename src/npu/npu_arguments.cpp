@@ -10,6 +10,7 @@
 
 #include "tessera/checked_arithmetic.h"
 #include "tessera/error.h"
+#include "tessera/integer_text.h"
 
 namespace tessera::npu {
 namespace {
@@ -42,9 +43,6 @@ std::vector<std::string_view> split(std::string_view text, char separator) {
   }
 }
 
-// `text` as a decimal or 0x hex integer; errors quote `shown` (the argument as the user wrote it).
-int64_t parse_integer_text(std::string_view text, std::string_view shown, std::string_view what);
-
 // Device sizes: an integer, optionally scaled by K/KiB (1024) or M/MiB (1024^2).
 int64_t parse_size(std::string_view text, std::string_view what) {
   const std::string lowered = lower(trim(text));
@@ -60,48 +58,13 @@ int64_t parse_size(std::string_view text, std::string_view what) {
       break;
     }
   }
-  return checked_multiply(parse_integer_text(digits, text, what), scale, what);
+  return checked_multiply(parse_integer(digits, what, text), scale, what);
 }
 
 }  // namespace
 
 int64_t parse_address(std::string_view text, std::string_view what) {
-  return parse_integer_text(text, text, what);
-}
-
-namespace {
-
-int64_t parse_integer_text(std::string_view text, std::string_view shown, std::string_view what) {
-  const std::string_view trimmed = trim(text);
-  std::string_view digits = trimmed;
-  const bool negative = digits.starts_with('-');
-  if (negative) digits.remove_prefix(1);
-  int base = 10;
-  if (digits.starts_with("0x") || digits.starts_with("0X")) {
-    digits.remove_prefix(2);
-    base = 16;
-  }
-  uint64_t magnitude = 0;
-  const auto [end, ec] =
-      std::from_chars(digits.data(), digits.data() + digits.size(), magnitude, base);
-  if (digits.empty() || ec == std::errc::invalid_argument || end != digits.data() + digits.size()) {
-    throw Error(ErrorKind::kSyntax,
-                fmt::format("{} '{}' is not an integer (decimal or 0x hex)", what, shown));
-  }
-  if (ec == std::errc::result_out_of_range || magnitude > static_cast<uint64_t>(INT64_MAX)) {
-    throw Error(ErrorKind::kOverflow, fmt::format("{} '{}' does not fit in 64 bits", what, shown));
-  }
-  const auto value = static_cast<int64_t>(magnitude);
-  return negative ? -value : value;
-}
-
-}  // namespace
-
-std::vector<int64_t> parse_integers(std::string_view text, std::string_view what) {
-  std::vector<int64_t> values;
-  if (trim(text).empty()) return values;
-  for (std::string_view part : split(text, ',')) values.push_back(parse_address(part, what));
-  return values;
+  return parse_integer(text, what);
 }
 
 Device parse_device(std::string_view text) {
@@ -144,7 +107,7 @@ Device parse_device(std::string_view text) {
 }
 
 TensorShape parse_tensor_shape(std::string_view text) {
-  const std::vector<int64_t> values = parse_integers(text, "shape component");
+  const std::vector<int64_t> values = parse_integer_list(text, "shape component");
   if (values.size() != 4) {
     throw Error(ErrorKind::kInvalid,
                 fmt::format("shape '{}' has {} components; a local tensor is N,C,H,W", text,
@@ -162,7 +125,8 @@ LocalLayout parse_layout(std::string_view text) {
     return layout;
   }
   if (name.starts_with("strides=")) {
-    const std::vector<int64_t> values = parse_integers(std::string_view(name).substr(8), "stride");
+    const std::vector<int64_t> values =
+        parse_integer_list(std::string_view(name).substr(8), "stride");
     if (values.size() != 4) {
       throw Error(ErrorKind::kInvalid,
                   fmt::format("layout '{}' gives {} strides; write strides=NS,CS,HS,WS", text,

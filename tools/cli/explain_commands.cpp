@@ -10,6 +10,7 @@
 #include "tessera/error.h"
 #include "tessera/explain/layout_explanation.h"
 #include "tessera/explain/npu_explanation.h"
+#include "tessera/integer_text.h"
 #include "tessera/npu/npu_arguments.h"
 #include "tessera/render/npu_picture.h"
 #include "tessera/render/picture_documents.h"

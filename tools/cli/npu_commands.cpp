@@ -9,6 +9,7 @@
 
 #include "command_registry.h"
 #include "tessera/error.h"
+#include "tessera/integer_text.h"
 #include "tessera/npu/device.h"
 #include "tessera/npu/npu_arguments.h"
 #include "tessera/npu/npu_report.h"
@@ -47,7 +48,7 @@ std::string place_line(const npu::ElementPlace& place) {
 }
 
 std::vector<int64_t> parse_index(const std::string& text) {
-  return npu::parse_integers(text, "index component");
+  return parse_integer_list(text, "index component");
 }
 
 void install(CLI::App& app) {

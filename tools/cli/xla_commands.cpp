@@ -8,6 +8,7 @@
 
 #include "cli_support.h"
 #include "command_registry.h"
+#include "tessera/integer_text.h"
 #include "tessera/xla/layout_report.h"
 #include "tessera/xla/notation.h"
 #include "tessera/xla/tiled_layout.h"

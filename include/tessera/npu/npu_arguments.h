@@ -28,9 +28,6 @@ Device parse_device(std::string_view text);
 // that the range check can say the address is outside local memory).
 int64_t parse_address(std::string_view text, std::string_view what = "address");
 
-// "2,5,3,4" -> {2,5,3,4}. Components are decimal or 0x hex; "" -> {}.
-std::vector<int64_t> parse_integers(std::string_view text, std::string_view what);
-
 // "N,C,H,W": exactly four integers (positivity is LocalTensor's check, with the axis named).
 TensorShape parse_tensor_shape(std::string_view text);
 
