@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "tessera/error.h"
+#include "tessera/integer_text.h"
 #include "tessera/npu/npu_arguments.h"
 #include "tessera/npu/npu_report.h"
 
@@ -59,7 +60,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
     const tessera::npu::LocalTensor tensor =
         tessera::npu::make_local_tensor({f[0], f[1], f[2], f[3], f[4], f[5]});
     check_tensor(tensor);
-    tensor.place(tessera::npu::parse_integers(f[6], "index"));
+    tensor.place(tessera::parse_integer_list(f[6], "index"));
   } catch (const tessera::Error&) {
   }
   try {

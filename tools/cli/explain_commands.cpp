@@ -5,7 +5,6 @@
 #include <memory>
 #include <string>
 
-#include "cli_support.h"
 #include "command_registry.h"
 #include "tessera/error.h"
 #include "tessera/explain/layout_explanation.h"
