@@ -61,9 +61,10 @@ struct Word<8> {
 };
 
 // destination[j * destination_row + i] = source[i * source_row + j], i < rows, j < columns, in
-// 16x16 tiles inside blocks of kBlockRows x kBlockColumns: within a block each destination row
-// receives kBlockRows elements in a row (several whole lines, so DRAM pages are not reopened per
-// 64-byte line) and the source block stays in L2 while it is read column by column.
+// 16x16 tiles inside blocks of kBlockRows x kBlockColumns, columns outer and rows inner: each
+// destination row then receives kBlockRows elements (256 bytes, whole lines) before the next,
+// and the source lines of a column strip are read 16 rows at a time. Measured on f32[4096,4096]:
+// fewer rows per block scatter the writes, more rows defeat the prefetcher on the reads.
 template <int kBytes>
 void transpose_tiles(const std::byte* source, int64_t rows, int64_t source_row,
                      std::byte* destination, int64_t columns, int64_t destination_row,
@@ -74,9 +75,7 @@ void transpose_tiles(const std::byte* source, int64_t rows, int64_t source_row,
   const bool simd = kBytes == 4 && has_avx2();
   constexpr int64_t kTile = 16;
   constexpr int64_t kBlockRows = 64;
-  constexpr int64_t kBlockColumns = 256;
-  const std::byte* from[kTile];
-  std::byte* to[kTile];
+  constexpr int64_t kBlockColumns = 512;
   for (int64_t ib = 0; ib < rows; ib += kBlockRows) {
     const int64_t ie = std::min(rows, ib + kBlockRows);
     for (int64_t jb = 0; jb < columns; jb += kBlockColumns) {
@@ -86,11 +85,10 @@ void transpose_tiles(const std::byte* source, int64_t rows, int64_t source_row,
         for (int64_t i0 = ib; i0 < ie; i0 += kTile) {
           const int64_t i1 = std::min(ie, i0 + kTile);
           if (simd && i1 - i0 == kTile && j1 - j0 == kTile) {
-            for (int64_t k = 0; k < kTile; ++k) {
-              from[k] = reinterpret_cast<const std::byte*>(src + (i0 + k) * source_row + j0);
-              to[k] = reinterpret_cast<std::byte*>(dst + (j0 + k) * destination_row + i0);
-            }
-            transpose_16x16_f32(from, to, streaming);
+            transpose_16x16_f32(reinterpret_cast<const std::byte*>(src + i0 * source_row + j0),
+                                source_row * kBytes, 8 * source_row * kBytes,
+                                reinterpret_cast<std::byte*>(dst + j0 * destination_row + i0),
+                                destination_row * kBytes, 8 * destination_row * kBytes, streaming);
             continue;
           }
           for (int64_t j = j0; j < j1; ++j) {
@@ -112,6 +110,40 @@ void grouped_transpose_box(const StridedBox& box, bool streaming, const std::byt
   const StridedAxis& b = box.axes[1];
   const StridedAxis& x = box.axes[2];
   const StridedAxis& y = box.axes[3];
+  if (a.count >= 8 && b.count >= 8) {  // two groups of 8 rows with one stride on each side
+    const int64_t source_group = a.count == 16 ? 8 * a.source_stride : x.source_stride;
+    const int64_t destination_group =
+        b.count == 16 ? 8 * b.destination_stride : y.destination_stride;
+    const auto tile = [&](int64_t s, int64_t d) {
+      transpose_16x16_f32(source + s * 4, a.source_stride * 4, source_group * 4,
+                          destination + d * 4, b.destination_stride * 4, destination_group * 4,
+                          streaming);
+    };
+    // Small tiles are read a line per row per 16x16 tile, a pattern the hardware prefetcher
+    // does not follow. When the sweep along axis 4 reads whole contiguous tiles (T(8,128): 4 KiB),
+    // each step prefetches its share of the tiles the next step of axis 5 reads, in address
+    // order. Measured on T(8,128) -> transposed: 0.39x -> 0.66x of a copy.
+    const bool prefetch = box.axes.size() >= 6 && box.axes[4].source_stride == 16 &&
+                          a.source_stride == box.axes[4].count * 16;
+    if (!prefetch) {
+      for_each_outer(box, 4, tile);
+      return;
+    }
+    const StridedAxis& sweep = box.axes[4];
+    const int64_t ahead = box.axes[5].source_stride * 4;
+    const int64_t share = a.count * a.source_stride * 4 / sweep.count;  // bytes per group per step
+    const int64_t groups = 16 / a.count;
+    for_each_outer(box, 5, [&](int64_t s, int64_t d) {
+      for (int64_t g = 0; g < sweep.count; ++g) {
+        for (int64_t group = 0; group < groups; ++group) {
+          const int64_t first = (s + group * source_group) * 4 + ahead + g * share;
+          for (int64_t line = 0; line < share; line += 64) prefetch_line(source, first + line);
+        }
+        tile(s + g * sweep.source_stride, d + g * sweep.destination_stride);
+      }
+    });
+    return;
+  }
   for_each_outer(box, 4, [&](int64_t s, int64_t d) {
     const std::byte* from[16];
     std::byte* to[16];

@@ -19,11 +19,21 @@ void store_fence();
 void stream_runs(std::byte* destination, int64_t destination_step, const std::byte* source,
                  int64_t source_step, std::size_t run_bytes, int64_t count);
 
+// Asks for the cache line at base + offset bytes (which may lie past the end of the buffer: a
+// prefetch never faults, and the address is formed without pointer arithmetic).
+void prefetch_line(const std::byte* base, int64_t offset);
+
 // One 16x16 tile of 4-byte elements: destination_rows[j][i] = source_rows[i][j], i, j < 16.
-// Requires has_avx2(). Each destination row gets one 64-byte store pair, so non-temporal stores
-// fill whole lines.
+// Requires has_avx2(). Each destination row gets its 64 bytes from two adjacent 32-byte stores,
+// so non-temporal stores fill whole lines.
 void transpose_16x16_f32(const std::byte* const* source_rows, std::byte* const* destination_rows,
                          bool streaming);
+// The same with rows given by strides (bytes): source row k (< 16) at
+// source + (k % 8) * source_stride + (k / 8) * source_group, destination rows alike. A plain matrix
+// has group = 8 * stride; T(8,128) tiles put the second group of 8 rows one tile further.
+void transpose_16x16_f32(const std::byte* source, int64_t source_stride, int64_t source_group,
+                         std::byte* destination, int64_t destination_stride,
+                         int64_t destination_group, bool streaming);
 
 // Interleaves `rows` (2 or 4) source rows of `columns` elements of `element_bytes` (1 or 2; a
 // multiple of 32 bytes per row): destination[j * rows + i] = row_i[j]. This is the packing of

@@ -252,6 +252,10 @@ TEST(RelayoutPlan, LargeCasesUseFastKernelsAndMatchTheReference) {
       {"f32[1024,1024]{1,0}", "f32[1024,1024]{0,1}"},
       {"bf16[1024,2048]{1,0}", "bf16[1024,2048]{1,0:T(8,128)(2,1)}"},
       {"f32[1000,1030]{1,0}", "f32[1000,1030]{1,0:T(8,128)}"},
+      {"f32[1000,1030]{1,0}", "f32[1000,1030]{0,1}"},  // partial 16x16 tiles at the edges
+      // Grouped 8x8 tiles with the prefetch of the next tile column, and with padded tiles.
+      {"f32[1024,1024]{1,0:T(8,128)}", "f32[1024,1024]{0,1:T(8,128)}"},
+      {"f32[1032,1040]{1,0:T(8,128)}", "f32[1032,1040]{0,1:T(8,128)}"},
   };
   std::mt19937_64 rng(7);
   for (const auto& pair : pairs) {
