@@ -48,6 +48,9 @@ void bind_layout(nb::module_& module) {
            [](const TiledLayout& l) { return "Layout('" + xla::print_shape(l.shape()) + "')"; })
       .def("__eq__",
            [](const TiledLayout& a, const TiledLayout& b) { return a.shape() == b.shape(); })
+      // Anything else (a layout's text, None) is simply not equal, rather than a TypeError.
+      .def(
+          "__eq__", [](const TiledLayout&, nb::handle) { return false; }, nb::arg("other").none())
       .def("__hash__",
            [](const TiledLayout& l) {
              return nb::hash(nb::str(xla::print_shape(l.shape()).c_str()));

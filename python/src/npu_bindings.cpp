@@ -107,6 +107,8 @@ void bind_device(nb::module_& m) {
           "X=4, S=1024 device. Raises OutOfRangeError outside [0, X*S).")
       .def("info", [](const Device& d) { return json_to_python(npu::device_json(d)); })
       .def("__eq__", [](const Device& a, const Device& b) { return a == b; })
+      .def(
+          "__eq__", [](const Device&, nb::handle) { return false; }, nb::arg("other").none())
       .def("__hash__",
            [](const Device& d) { return nb::hash(nb::str(npu::format_device(d).c_str())); })
       .def("__str__", &npu::format_device)

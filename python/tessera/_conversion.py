@@ -7,7 +7,9 @@ intermediate copies) with the GIL released.
 
 from __future__ import annotations
 
-from typing import Any, Optional, Union
+import threading
+from collections import OrderedDict
+from typing import Any, NamedTuple, Optional, Union
 
 import numpy as np
 
@@ -17,6 +19,46 @@ from ._tessera import BufferSizeError, IndexMap, InvalidLayoutError, Layout
 
 # Anything with an index map and an element type: Layout, npu.Tensor, or the text of a Layout.
 LayoutLike = Union[Layout, str, Any]
+
+
+class _Conversion(NamedTuple):
+    """What to_physical/from_physical derive from a layout before touching data."""
+
+    layout: Any  # kept alive: an identity-hashed key (npu.Tensor) must not be reused
+    index_map: IndexMap
+    plan: Any  # _tessera.Relayout
+    holes: bool
+
+
+# Recently used plans. Building one is cheap (tens of microseconds), but the Python work around
+# it runs just after a 64 MiB conversion has flushed every cache, where it costs ~0.2 ms: 5% of a
+# conversion (the Python issue's target is 1.1x of the C++ engine). Plans are immutable and
+# execute() is re-entrant, so threads may share them.
+_PLAN_CACHE_SIZE = 16
+_plan_cache: "OrderedDict[tuple, _Conversion]" = OrderedDict()
+_plan_cache_lock = threading.Lock()
+
+
+def _cached_conversion(key: tuple, build) -> _Conversion:
+    with _plan_cache_lock:
+        hit = _plan_cache.get(key)
+        if hit is not None:
+            _plan_cache.move_to_end(key)
+            return hit
+    conversion = build()
+    with _plan_cache_lock:
+        _plan_cache[key] = conversion
+        while len(_plan_cache) > _PLAN_CACHE_SIZE:
+            _plan_cache.popitem(last=False)
+    return conversion
+
+
+def _layout_key(layout: LayoutLike) -> tuple:
+    """Layouts and their text key by value, other layout-likes (npu.Tensor) by identity; the type
+    comes first so that objects of different types are never compared."""
+    if isinstance(layout, (str, Layout)):
+        return (type(layout), layout)
+    return (type(layout), id(layout))
 
 
 def _as_layout(layout: LayoutLike):
@@ -53,6 +95,8 @@ def _widened_bits(storage_bits: int, layout_bits: int) -> Optional[int]:
 
 
 def _fill_bits(fill: Any, dtype: np.dtype) -> int:
+    if type(fill) is int and fill == 0:  # the default, without NumPy's scalar machinery
+        return 0
     value = np.asarray(fill).astype(dtype).reshape(1)
     if dtype.itemsize > 8:
         if np.any(value != 0):
@@ -126,32 +170,42 @@ def to_physical(
     Example: to_physical(np.arange(15, dtype=np.float32).reshape(3, 5), "f32[3,5]{1,0:T(2,2)}")
     has 96 bytes; its float32 view is [0, 1, 5, 6, 2, 3, 7, 8, 4, 0, 9, 0, 10, 11, 0, 0, ...].
     """
-    layout = _as_layout(layout)
     source = np.asarray(array, order="C")  # copies only when `array` is not C-contiguous already
-    dtype = xla_element_type(source.dtype)
-    if dtype != layout.dtype:
-        raise InvalidLayoutError(
-            f"the array's dtype {source.dtype} is {dtype}, the layout's element type is {layout.dtype}"
-        )
-    index_map: IndexMap = layout.index_map
-    if tuple(source.shape) != tuple(index_map.dims):
-        raise InvalidLayoutError(f"the array's shape {tuple(source.shape)} is not the layout's dims {index_map.dims}")
     storage_bits = 8 * source.dtype.itemsize
+    fill_bits = _fill_bits(fill, source.dtype)
+    key = ("to", _layout_key(layout), source.dtype, source.shape, threads, fill_bits, keep_padding)
+
+    def build() -> _Conversion:
+        target = _as_layout(layout)
+        dtype = xla_element_type(source.dtype)
+        if dtype != target.dtype:
+            raise InvalidLayoutError(
+                f"the array's dtype {source.dtype} is {dtype}, the layout's element type is {target.dtype}"
+            )
+        index_map: IndexMap = target.index_map
+        if tuple(source.shape) != tuple(index_map.dims):
+            raise InvalidLayoutError(
+                f"the array's shape {tuple(source.shape)} is not the layout's dims {index_map.dims}"
+            )
+        widened = _widened_bits(storage_bits, index_map.element_bits)
+        plan = _tessera.Relayout(
+            _row_major(dtype, source.shape, widened).index_map,
+            index_map,
+            threads=threads,
+            fill_bits=fill_bits,
+            keep_padding=keep_padding,
+        )
+        return _Conversion(layout, index_map, plan, _has_holes(index_map))
+
+    conversion = _cached_conversion(key, build)
+    index_map = conversion.index_map
     widened = _widened_bits(storage_bits, index_map.element_bits)
     if widened:
         source = source.view(_unsigned(storage_bits)).astype(_unsigned(widened))
-    fill_bits = _fill_bits(fill, source.dtype)
-    plan = _tessera.Relayout(
-        _row_major(dtype, source.shape, widened).index_map,
-        index_map,
-        threads=threads,
-        fill_bits=fill_bits,
-        keep_padding=keep_padding,
-    )
     destination = _check_out(out, index_map.size_bytes)
-    if not keep_padding and _has_holes(index_map):
+    if not keep_padding and conversion.holes:
         _prefill(destination, index_map, fill_bits)
-    plan.execute(_bytes_view(source), destination)
+    conversion.plan.execute(_bytes_view(source), destination)
     return destination if out is None else out
 
 
@@ -189,7 +243,15 @@ def from_physical(
         if widened:
             raise InvalidLayoutError("out= is not supported for layouts wider than NumPy's storage")
         result = _bytes_view(out)
-    plan = _tessera.Relayout(index_map, _row_major(layout.dtype, shape, widened).index_map, threads=threads)
+    plan = _cached_conversion(
+        ("from", _layout_key(layout), threads),
+        lambda: _Conversion(
+            layout,
+            index_map,
+            _tessera.Relayout(index_map, _row_major(layout.dtype, shape, widened).index_map, threads=threads),
+            False,
+        ),
+    ).plan
     plan.execute(raw, result)
     if out is not None:
         return out

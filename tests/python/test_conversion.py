@@ -113,6 +113,28 @@ def test_plans_are_reusable_objects():
     assert np.array_equal(out, tessera.to_physical(x, tiled))
 
 
+def test_repeated_conversions_reuse_plans_without_mixing_them_up():
+    # to_physical/from_physical keep recent plans; the key must tell apart everything a plan
+    # depends on: the layout (by value or by its text), the fill, keep_padding, the dtype.
+    text = "f32[5,7]{1,0:T(2,4)}"
+    x = np.arange(35, dtype=np.float32).reshape(5, 7)
+    first = tessera.to_physical(x, text)
+    for layout in (text, tessera.Layout(text), tessera.Layout(text)):
+        assert np.array_equal(tessera.to_physical(x, layout), first)
+        assert np.array_equal(tessera.to_physical(x + 1, layout).view(np.float32)[:2], [1, 2])
+        assert np.array_equal(tessera.from_physical(first, layout), x)
+    filled = tessera.to_physical(x, text, fill=-1.5).view(np.float32)
+    assert np.count_nonzero(filled == -1.5) == 6 * 8 - 35
+    assert np.count_nonzero(tessera.to_physical(x, text).view(np.float32) == -1.5) == 0
+    out = np.full(first.size, 7, dtype=np.uint8)
+    tessera.to_physical(x, text, out=out, keep_padding=True)
+    assert np.count_nonzero(out.view(np.float32) == np.frombuffer(bytes([7] * 4), np.float32)[0]) == 13
+    with pytest.raises(tessera.InvalidLayoutError):
+        tessera.to_physical(x.astype(np.float64), text)  # same shape, another dtype: not a hit
+    with pytest.raises(tessera.InvalidLayoutError):
+        tessera.to_physical(x.astype(np.float64), text)  # and failures are not cached either
+
+
 def test_conversion_errors():
     layout = tessera.Layout("f32[3,5]{1,0:T(2,2)}")
     with pytest.raises(tessera.InvalidLayoutError, match="dtype"):

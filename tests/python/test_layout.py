@@ -129,6 +129,7 @@ def test_equality_hash_and_pickle_use_the_canonical_form():
     assert pickle.loads(pickle.dumps(a)) == a
     assert repr(a) == "Layout('f32[3,5]{1,0:T(2,2)}')"
     assert a != tessera.Layout("f32[3,5]{0,1:T(2,2)}")
+    assert a != "f32[3,5]{1,0:T(2,2)}" and a != None  # noqa: E711 - other types are not equal
 
 
 # --- errors are ValueErrors with the CLI's messages -----------------------------------------
