@@ -3,7 +3,7 @@
     python bench/python/bench_to_physical.py [--threads 2] [--rounds 15] [--cpp-bench PATH]
 
 For each case (64 MiB arrays, the relayout issue's cases 1 and 3) one round times, in the same
-process and in turn (the order rotates every round): tessera.to_physical into a fresh array,
+process and in turn (in a new random order every round): tessera.to_physical into a fresh array,
 to_physical(out=...) into a preallocated one, a prebuilt tessera.Relayout plan's execute (what
 BM_Relayout times), and NumPy into a preallocated array twice: the issue's np.pad + reshape +
 transpose + np.copyto, and the same without np.pad (the pad width is zero for these aligned
@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import statistics
 import subprocess
 import time
@@ -80,10 +81,13 @@ def run_case(name, dtype, shape, layout_text, numpy_version, threads, rounds):
     assert np.array_equal(numpy_out, expected), f"{name}: the NumPy expression disagrees"
     times = {key: [] for key in methods}
     keys = list(methods)
-    for round_index in range(rounds):
-        # Rotate the order every round so that no method always follows the same neighbour.
-        shift = round_index % len(keys)
-        for key in keys[shift:] + keys[:shift]:
+    order = random.Random(0)
+    for _ in range(rounds):
+        # A fresh random order every round, so that no method always follows the same neighbour
+        # (rotating the list keeps the cyclic order: to_physical would always follow np.pad, whose
+        # 64 MiB temporary is unmapped just before it).
+        order.shuffle(keys)
+        for key in keys:
             times[key].append(timed(methods[key]))
     logical = x.nbytes
     result = {"case": name, "threads": threads, "logical_bytes": logical, "median_ms": {}, "GB_per_s": {}}
