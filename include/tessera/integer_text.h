@@ -7,6 +7,9 @@
 
 namespace tessera {
 
+// `text` without leading and trailing white space: trim(" 0x40 ") == "0x40".
+std::string_view trim(std::string_view text);
+
 // A decimal or 0x-hex integer, optionally negative, surrounding spaces ignored:
 // parse_integer(" 0x40 ", "address") == 64. Throws Error(kSyntax) "address '12ab' is not an
 // integer (decimal or 0x hex)" or Error(kOverflow) when it does not fit in 64 bits. Messages quote

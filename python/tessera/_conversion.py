@@ -28,6 +28,7 @@ class _Conversion(NamedTuple):
     index_map: IndexMap
     plan: Any  # _tessera.Relayout
     holes: bool
+    widened: Optional[int]  # NumPy's elements zero-extended to this many bits first, or None
 
 
 # Recently used plans. Building one is cheap (tens of microseconds), but the Python work around
@@ -195,13 +196,12 @@ def to_physical(
             fill_bits=fill_bits,
             keep_padding=keep_padding,
         )
-        return _Conversion(layout, index_map, plan, _has_holes(index_map))
+        return _Conversion(layout, index_map, plan, _has_holes(index_map), widened)
 
     conversion = _cached_conversion(key, build)
     index_map = conversion.index_map
-    widened = _widened_bits(storage_bits, index_map.element_bits)
-    if widened:
-        source = source.view(_unsigned(storage_bits)).astype(_unsigned(widened))
+    if conversion.widened:
+        source = source.view(_unsigned(storage_bits)).astype(_unsigned(conversion.widened))
     destination = _check_out(out, index_map.size_bytes)
     if not keep_padding and conversion.holes:
         _prefill(destination, index_map, fill_bits)
@@ -250,6 +250,7 @@ def from_physical(
             index_map,
             _tessera.Relayout(index_map, _row_major(layout.dtype, shape, widened).index_map, threads=threads),
             False,
+            widened,
         ),
     ).plan
     plan.execute(raw, result)

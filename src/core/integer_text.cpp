@@ -9,8 +9,6 @@
 #include "tessera/error.h"
 
 namespace tessera {
-namespace {
-
 std::string_view trim(std::string_view text) {
   while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) {
     text.remove_prefix(1);
@@ -20,8 +18,6 @@ std::string_view trim(std::string_view text) {
   }
   return text;
 }
-
-}  // namespace
 
 int64_t parse_integer(std::string_view text, std::string_view what) {
   return parse_integer(text, what, text);

@@ -130,12 +130,13 @@ TESSERA_AVX2 void stream_runs_avx2(std::byte* destination, int64_t destination_s
 
 // Row k (< 16) of a 16x16 tile of 4-byte elements: base + (k % 8) * stride + (k / 8) * group,
 // in bytes. Two groups of 8 rows with one stride cover both a plain matrix (group = 8 * stride)
-// and two vertically adjacent tiles such as T(8,128)'s.
+// and two vertically adjacent tiles such as T(8,128)'s. `Byte` is const for the source side.
+template <class Byte>
 struct StridedRows {
-  std::byte* base;
+  Byte* base;
   int64_t stride;
   int64_t group;
-  std::byte* operator()(int k) const { return base + (k & 7) * stride + (k >> 3) * group; }
+  Byte* operator()(int k) const { return base + (k & 7) * stride + (k >> 3) * group; }
   bool aligned() const {
     return ((reinterpret_cast<uintptr_t>(base) | static_cast<uintptr_t>(stride) |
              static_cast<uintptr_t>(group)) &
@@ -143,9 +144,10 @@ struct StridedRows {
   }
 };
 
+template <class Byte>
 struct ListedRows {
-  std::byte* const* rows;
-  std::byte* operator()(int k) const { return rows[k]; }
+  Byte* const* rows;
+  Byte* operator()(int k) const { return rows[k]; }
   bool aligned() const {
     uintptr_t bits = 0;
     for (int k = 0; k < 16; ++k) bits |= reinterpret_cast<uintptr_t>(rows[k]);
@@ -279,16 +281,16 @@ void stream_runs(std::byte* destination, int64_t destination_step, const std::by
 
 void transpose_16x16_f32(const std::byte* const* source_rows, std::byte* const* destination_rows,
                          bool streaming) {
-  // The kernel only reads through source row pointers; one row type serves both sides.
-  transpose_16x16_avx2(ListedRows{const_cast<std::byte* const*>(source_rows)},
-                       ListedRows{destination_rows}, streaming);
+  transpose_16x16_avx2(ListedRows<const std::byte>{source_rows},
+                       ListedRows<std::byte>{destination_rows}, streaming);
 }
 
 void transpose_16x16_f32(const std::byte* source, int64_t source_stride, int64_t source_group,
                          std::byte* destination, int64_t destination_stride,
                          int64_t destination_group, bool streaming) {
-  transpose_16x16_avx2(StridedRows{const_cast<std::byte*>(source), source_stride, source_group},
-                       StridedRows{destination, destination_stride, destination_group}, streaming);
+  transpose_16x16_avx2(StridedRows<const std::byte>{source, source_stride, source_group},
+                       StridedRows<std::byte>{destination, destination_stride, destination_group},
+                       streaming);
 }
 
 bool interleave_rows(const std::byte* source, int64_t source_row_bytes, int rows, int element_bytes,
