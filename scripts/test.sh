@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds tessera and runs every test: the release build (warnings as errors), the same suite under
-# ASan+UBSan, and each parser's libFuzzer target for a bounded time. Fails on any failure.
+# ASan+UBSan, the worker pool under TSan, and each parser's libFuzzer target for a bounded time.
+# Fails on any failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install_dependencies.sh
@@ -27,6 +28,14 @@ cmake -S . -B build/sanitize -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTESSER
 cmake --build build/sanitize
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --test-dir build/sanitize --output-on-failure -j "$jobs"
+
+echo "=== ThreadSanitizer: the worker pool's lock-free hand-off between threads ==="
+# TSan cannot share a build with ASan; the pool and its test are small enough to build alone.
+# die_after_fork=0: the fork test starts threads in a child of a threaded parent on purpose.
+g++ -std=c++20 -O1 -g -fsanitize=thread -Wall -Wextra -Werror -Isrc -Iinclude \
+  src/relayout/worker_pool.cpp tests/relayout/worker_pool_test.cpp -lgtest -lgtest_main -pthread \
+  -o build/worker_pool_tsan
+TSAN_OPTIONS=die_after_fork=0:halt_on_error=1 build/worker_pool_tsan
 
 echo "=== fuzzing every parser for ${fuzz_seconds}s each ==="
 cmake -S . -B build/fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \

@@ -13,6 +13,7 @@
 #include "relayout/common_refinement.h"
 #include "relayout/copy_kernels.h"
 #include "relayout/element_access.h"
+#include "relayout/worker_pool.h"
 #include "tessera/error.h"
 
 namespace tessera::relayout {
@@ -214,13 +215,9 @@ void RelayoutPlan::execute(std::span<const std::byte> source,
     return;
   }
   std::atomic<std::size_t> next{0};
-  const auto work = [&] {
+  run_in_parallel(workers - 1, [&] {
     for (std::size_t i = next++; i < p.tasks.size(); i = next++) p.run_task(p.tasks[i], from, to);
-  };
-  std::vector<std::thread> pool;
-  for (int w = 1; w < workers; ++w) pool.emplace_back(work);
-  work();
-  for (std::thread& t : pool) t.join();
+  });
 }
 
 RelayoutPlan plan(const IndexMap& source, const IndexMap& destination, RelayoutOptions options) {

@@ -1,0 +1,144 @@
+#include "worker_pool.h"
+
+#include <pthread.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace tessera::relayout {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// An idle helper polls this long before it sleeps: calls that follow each other closely (a
+// benchmark loop, a model's tensors converted one by one) then find it awake. Waking a sleeping
+// thread costs 20-100 us on this VM, and up to ~2 ms when its core has been idle a while.
+constexpr auto kIdlePolling = std::chrono::microseconds(100);
+
+// The state of the current call, in one word so that a helper joins it with a single
+// compare-and-swap: bits 16-31 tell calls apart, bit 15 is set once the caller has finished its
+// share (helpers that arrive later stay out), bits 0-14 count the helpers inside.
+constexpr uint32_t kClosed = uint32_t{1} << 15;
+constexpr uint32_t kInsideMask = kClosed - 1;
+constexpr uint32_t kTagShift = 16;
+// Calls asking for more helpers than this start their own threads (and the count fits its bits).
+constexpr int kMostPooledHelpers = 256;
+
+void pause() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#endif
+}
+
+// Polls `word` until `done(value)` holds, for kIdlePolling, then sleeps on it until it does.
+// Returns the value that satisfied `done`.
+template <typename Done>
+uint32_t await(const std::atomic<uint32_t>& word, Done done) {
+  const auto give_up = Clock::now() + kIdlePolling;
+  for (int i = 0;; ++i) {
+    const uint32_t value = word.load(std::memory_order_acquire);
+    if (done(value)) return value;
+    if ((i & 63) == 63 && Clock::now() > give_up) break;
+    pause();
+  }
+  for (;;) {
+    const uint32_t value = word.load(std::memory_order_acquire);
+    if (done(value)) return value;
+    word.wait(value, std::memory_order_acquire);
+  }
+}
+
+class WorkerPool {
+ public:
+  // Runs the call with the pool's helpers; false (and nothing run) when another call has them.
+  bool try_run(int helpers, const std::function<void()>& work) {
+    std::unique_lock<std::mutex> lock(busy_, std::try_to_lock);
+    if (!lock.owns_lock()) return false;
+    grow(helpers);
+    work_.store(&work, std::memory_order_relaxed);
+    limit_.store(static_cast<uint32_t>(helpers), std::memory_order_relaxed);
+    const uint32_t tag = (seats_.load(std::memory_order_relaxed) >> kTagShift) + 1;
+    seats_.store(tag << kTagShift, std::memory_order_release);  // open, nobody inside
+    generation_.fetch_add(1, std::memory_order_release);
+    generation_.notify_all();
+    work();
+    seats_.fetch_or(kClosed, std::memory_order_acq_rel);
+    await(seats_, [](uint32_t value) { return (value & kInsideMask) == 0; });
+    return true;
+  }
+
+ private:
+  void grow(int helpers) {
+    while (static_cast<int>(threads_.size()) < helpers) {
+      const uint32_t seen = generation_.load(std::memory_order_acquire);
+      threads_.emplace_back([this, seen] { serve(seen); }).detach();
+    }
+  }
+
+  [[noreturn]] void serve(uint32_t seen) {
+    for (;;) {
+      seen = await(generation_, [seen](uint32_t value) { return value != seen; });
+      join();
+    }
+  }
+
+  // Takes a seat in the open call, if there is one with room, and works on it.
+  void join() {
+    uint32_t seats = seats_.load(std::memory_order_acquire);
+    do {
+      if ((seats & kClosed) != 0) return;
+      if ((seats & kInsideMask) >= limit_.load(std::memory_order_relaxed)) return;
+    } while (!seats_.compare_exchange_weak(seats, seats + 1, std::memory_order_acq_rel,
+                                           std::memory_order_acquire));
+    // The seat was taken while this call was open, so its work_ is still alive.
+    (*work_.load(std::memory_order_relaxed))();
+    const uint32_t after = seats_.fetch_sub(1, std::memory_order_acq_rel) - 1;
+    if ((after & kClosed) != 0 && (after & kInsideMask) == 0) seats_.notify_one();
+  }
+
+  std::mutex busy_;
+  std::vector<std::thread> threads_;  // detached: the pool lives as long as the process
+  std::atomic<uint32_t> generation_{0};
+  std::atomic<uint32_t> seats_{kClosed};
+  std::atomic<uint32_t> limit_{0};
+  std::atomic<const std::function<void()>*> work_{nullptr};
+};
+
+std::atomic<WorkerPool*> current_pool{nullptr};
+
+// A forked child has none of the parent's threads: it starts a pool of its own. The old one is
+// left as it was (its mutex may be held by a thread that no longer exists).
+void start_pool_after_fork() {
+  current_pool.store(new WorkerPool, std::memory_order_release);
+}
+
+// Never destroyed: helpers may still be polling while static destructors run at exit.
+WorkerPool& pool() {
+  static const bool registered = [] {
+    current_pool.store(new WorkerPool, std::memory_order_release);
+    return pthread_atfork(nullptr, nullptr, start_pool_after_fork) == 0;
+  }();
+  static_cast<void>(registered);
+  return *current_pool.load(std::memory_order_acquire);
+}
+
+}  // namespace
+
+void run_in_parallel(int helpers, const std::function<void()>& work) {
+  if (helpers <= 0) {
+    work();
+    return;
+  }
+  if (helpers <= kMostPooledHelpers && pool().try_run(helpers, work)) return;
+  std::vector<std::thread> threads;
+  threads.reserve(static_cast<std::size_t>(helpers));
+  for (int h = 0; h < helpers; ++h) threads.emplace_back(work);
+  work();
+  for (std::thread& t : threads) t.join();
+}
+
+}  // namespace tessera::relayout
