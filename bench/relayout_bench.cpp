@@ -11,18 +11,22 @@
 #include <benchmark/benchmark.h>
 #include <sys/mman.h>
 
+#include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <random>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "tessera/relayout/layout_operand.h"
 #include "tessera/relayout/relayout_plan.h"
 #include "tessera/relayout/streaming_copy.h"
+
+// The engine's worker pool (internal: src/ is on this target's include path).
+#include "relayout/worker_pool.h"
 
 #ifdef TESSERA_HAVE_ONEDNN
 #include <oneapi/dnnl/dnnl.hpp>
@@ -145,15 +149,16 @@ CaseData& case_data(const RelayoutCase& c) {
   return *current;
 }
 
-// Runs body(begin, end) over [0, n) split evenly across threads (cut at multiples of `align`).
+// Runs body(begin, end) over [0, n) in about 64 pieces (cut at multiples of `align`) on the same
+// worker pool as the relayout engine, so that the baselines pay no more for threads than it does.
 template <class F>
 void parallel_for(int64_t n, int64_t align, F&& body) {
-  const int threads = bench_threads();
-  const auto cut = [&](int t) { return t == threads ? n : n * t / threads / align * align; };
-  std::vector<std::thread> pool;
-  for (int t = 1; t < threads; ++t) pool.emplace_back([&, t] { body(cut(t), cut(t + 1)); });
-  body(0, cut(1));
-  for (auto& th : pool) th.join();
+  const int64_t piece = std::max<int64_t>(align, (n + 64 * align - 1) / (64 * align) * align);
+  std::atomic<int64_t> next{0};
+  relayout::run_in_parallel(bench_threads() - 1, [&] {
+    for (int64_t begin = next.fetch_add(piece); begin < n; begin = next.fetch_add(piece))
+      body(begin, std::min(n, begin + piece));
+  });
 }
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
