@@ -26,7 +26,9 @@
 namespace tessera::relayout {
 
 struct RelayoutOptions {
-  // Worker threads for execute(); 0 means all cores (std::thread::hardware_concurrency).
+  // Threads for execute(), the caller's included; 0 means all cores
+  // (std::thread::hardware_concurrency). The others are helpers from a process-wide pool kept
+  // between calls (none is started per call); execute() may finish before a slow helper joins.
   int threads = 0;
   // The bit pattern written into every destination padding element (its low element_bits bits):
   // 0x3f800000 fills f32 padding with 1.0f. Ignored with keep_padding.
