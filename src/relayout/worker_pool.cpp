@@ -34,11 +34,11 @@ void pause() {
 #endif
 }
 
-// Polls `word` until `done(value)` holds, for kIdlePolling, then sleeps on it until it does.
+// Polls `word` until `done(value)` holds, for `polling`, then sleeps on it until it does.
 // Returns the value that satisfied `done`.
 template <typename Done>
-uint32_t await(const std::atomic<uint32_t>& word, Done done) {
-  const auto give_up = Clock::now() + kIdlePolling;
+uint32_t await(const std::atomic<uint32_t>& word, Clock::duration polling, Done done) {
+  const auto give_up = Clock::now() + polling;
   for (int i = 0;; ++i) {
     const uint32_t value = word.load(std::memory_order_acquire);
     if (done(value)) return value;
@@ -67,7 +67,10 @@ class WorkerPool {
     generation_.notify_all();
     work();
     seats_.fetch_or(kClosed, std::memory_order_acq_rel);
-    await(seats_, [](uint32_t value) { return (value & kInsideMask) == 0; });
+    // Oversubscribed, the caller sleeps at once: its polling would slow the helpers it waits for.
+    const bool polls = static_cast<unsigned>(helpers) < std::thread::hardware_concurrency();
+    await(seats_, polls ? Clock::duration(kIdlePolling) : Clock::duration::zero(),
+          [](uint32_t value) { return (value & kInsideMask) == 0; });
     return true;
   }
 
@@ -75,13 +78,17 @@ class WorkerPool {
   void grow(int helpers) {
     while (static_cast<int>(threads_.size()) < helpers) {
       const uint32_t seen = generation_.load(std::memory_order_acquire);
-      threads_.emplace_back([this, seen] { serve(seen); }).detach();
+      // Helpers beyond the cores would poll at the expense of the threads doing the work.
+      const bool polls =
+          static_cast<unsigned>(threads_.size()) + 1 < std::thread::hardware_concurrency();
+      threads_.emplace_back([this, seen, polls] { serve(seen, polls); }).detach();
     }
   }
 
-  [[noreturn]] void serve(uint32_t seen) {
+  [[noreturn]] void serve(uint32_t seen, bool polls) {
+    const Clock::duration polling = polls ? Clock::duration(kIdlePolling) : Clock::duration::zero();
     for (;;) {
-      seen = await(generation_, [seen](uint32_t value) { return value != seen; });
+      seen = await(generation_, polling, [seen](uint32_t value) { return value != seen; });
       join();
     }
   }
