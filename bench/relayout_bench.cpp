@@ -12,7 +12,6 @@
 #include <sys/mman.h>
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -154,11 +153,8 @@ CaseData& case_data(const RelayoutCase& c) {
 template <class F>
 void parallel_for(int64_t n, int64_t align, F&& body) {
   const int64_t piece = std::max<int64_t>(align, (n + 64 * align - 1) / (64 * align) * align);
-  std::atomic<int64_t> next{0};
-  relayout::run_in_parallel(bench_threads() - 1, [&] {
-    for (int64_t begin = next.fetch_add(piece); begin < n; begin = next.fetch_add(piece))
-      body(begin, std::min(n, begin + piece));
-  });
+  relayout::for_each_piece(bench_threads() - 1, (n + piece - 1) / piece,
+                           [&](int64_t i) { body(i * piece, std::min(n, (i + 1) * piece)); });
 }
 
 double seconds_since(std::chrono::steady_clock::time_point start) {

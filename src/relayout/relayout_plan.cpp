@@ -4,7 +4,6 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cstring>
 #include <optional>
 #include <thread>
@@ -214,10 +213,8 @@ void RelayoutPlan::execute(std::span<const std::byte> source,
     for (const Task& t : p.tasks) p.run_task(t, from, to);
     return;
   }
-  std::atomic<std::size_t> next{0};
-  run_in_parallel(workers - 1, [&] {
-    for (std::size_t i = next++; i < p.tasks.size(); i = next++) p.run_task(p.tasks[i], from, to);
-  });
+  for_each_piece(workers - 1, static_cast<int64_t>(p.tasks.size()),
+                 [&](int64_t i) { p.run_task(p.tasks[static_cast<std::size_t>(i)], from, to); });
 }
 
 RelayoutPlan plan(const IndexMap& source, const IndexMap& destination, RelayoutOptions options) {

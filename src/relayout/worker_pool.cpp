@@ -148,4 +148,11 @@ void run_in_parallel(int helpers, const std::function<void()>& work) {
   for (std::thread& t : threads) t.join();
 }
 
+void for_each_piece(int helpers, int64_t pieces, const std::function<void(int64_t)>& piece) {
+  std::atomic<int64_t> next{0};
+  run_in_parallel(helpers, [&] {
+    for (int64_t i = next++; i < pieces; i = next++) piece(i);
+  });
+}
+
 }  // namespace tessera::relayout

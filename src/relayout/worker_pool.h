@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstdint>
 #include <functional>
 
 namespace tessera::relayout {
@@ -18,5 +19,11 @@ namespace tessera::relayout {
 //          run_in_parallel(1, [&] { for (int i = next++; i < 64; i = next++) piece(i); });
 // calls piece(0) ... piece(63) exactly once each, on one or two threads.
 void run_in_parallel(int helpers, const std::function<void()>& work);
+
+// The loop above: calls piece(0) ... piece(pieces - 1), each exactly once, taking them in order
+// from a shared counter on the calling thread and up to `helpers` pool threads.
+//
+// Example: for_each_piece(1, 64, [&](int64_t i) { copy_mebibyte(i); });
+void for_each_piece(int helpers, int64_t pieces, const std::function<void(int64_t)>& piece);
 
 }  // namespace tessera::relayout

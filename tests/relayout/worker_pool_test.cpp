@@ -12,13 +12,11 @@
 namespace tessera::relayout {
 namespace {
 
-// Runs `pieces` pieces through run_in_parallel and returns how often each ran.
+// Runs `pieces` pieces through for_each_piece (over run_in_parallel) and returns how often each
+// ran.
 std::vector<int> run_pieces(int helpers, int pieces) {
   std::vector<std::atomic<int>> runs(static_cast<std::size_t>(pieces));
-  std::atomic<int> next{0};
-  run_in_parallel(helpers, [&] {
-    for (int i = next++; i < pieces; i = next++) runs[static_cast<std::size_t>(i)]++;
-  });
+  for_each_piece(helpers, pieces, [&](int64_t i) { runs[static_cast<std::size_t>(i)]++; });
   std::vector<int> counts;
   for (const auto& r : runs) counts.push_back(r.load());
   return counts;
