@@ -105,6 +105,19 @@ void check_same_array(const IndexMap& source, const IndexMap& destination) {
   }
   const int a = source.element_bits();
   const int b = destination.element_bits();
+  // E(n) is an element's storage width; the value sits in its low bits, the rest is zero or the
+  // sign (XLA counts n bits per element: ShapeUtil::ByteSizeOfElements; TPUs print pred as
+  // `pred[..]{..:T(8,128)E(32)}`). Elements move through a 64-bit word whenever their width
+  // changes or is not whole bytes, so wider storage may only be copied unchanged, byte for byte;
+  // anything else is refused here, before a kernel could read or write past that word.
+  const bool byte_copy = a == b && a % 8 == 0;
+  if (!byte_copy && std::max(a, b) > 64) {
+    throw Error(ErrorKind::kInvalid,
+                fmt::format("cannot convert {}-bit elements to {}-bit elements: element storage "
+                            "wider than 64 bits (E(n) with n > 64) can only be copied unchanged, "
+                            "in whole bytes",
+                            a, b));
+  }
   if (a != b && std::min(a, b) >= 8) {
     throw Error(
         ErrorKind::kInvalid,

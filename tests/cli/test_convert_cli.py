@@ -103,6 +103,18 @@ def test_errors(tessera, tmp_path):
     tessera.fails("convert", "--to", "f32[3,5]{0,1:T(", npy, out)
 
 
+@pytest.mark.parametrize("source, destination", [("s4[1]{0:E(4)}", "s4[1]{0:E(65536)}"),
+                                                 ("s4[1]{0:E(65536)}", "s4[1]{0:E(4)}"),
+                                                 ("s4[1]{0:E(4)}", "s4[1]{0:E(65)}")])
+def test_storage_wider_than_64_bits_is_refused_not_overflowed(tessera, tmp_path, source, destination):
+    """Regression (security): these once copied E(n)/8 bytes through an 8-byte stack word."""
+    (tmp_path / "in.bin").write_bytes(b"\x07" * (-(-int(source.split("E(")[1].rstrip(")}")) // 8)))
+    message = tessera.fails("convert", "--from", source, "--to", destination, str(tmp_path / "in.bin"),
+                            str(tmp_path / "out.bin"))
+    assert "wider than 64 bits" in message
+    assert not (tmp_path / "out.bin").exists()
+
+
 def npu_aligned_offsets(n, c, h, w, start_npu, npus=4, lmem=1024):
     """Byte offsets in the local memory image of an f32 aligned tensor at byte 0 of NPU
     `start_npu` (NPU spec, "128-Byte Aligned Layout": C stride rounds H*W*4 up to 128 bytes)."""

@@ -157,6 +157,14 @@ def test_conversion_errors():
         tessera.to_physical(np.zeros((3, 5), np.float32), "f32[3,5")
 
 
+def test_storage_wider_than_64_bits_is_refused():
+    """Regression (security): a sub-byte layout to or from E(n) > 64 leaked stack bytes."""
+    with pytest.raises(tessera.InvalidLayoutError, match="wider than 64 bits"):
+        tessera.convert(np.full(1, 7, np.uint8), "s4[1]{0:E(4)}", "s4[1]{0:E(65536)}")
+    with pytest.raises(tessera.InvalidLayoutError, match="wider than 64 bits"):
+        tessera.convert(np.full(8192, 0x41, np.uint8), "s4[1]{0:E(65536)}", "s4[1]{0:E(4)}")
+
+
 @pytest.mark.parametrize(
     "device, shape, dtype, address, layout, mode",
     [

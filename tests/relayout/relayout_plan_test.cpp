@@ -222,6 +222,32 @@ TEST(RelayoutPlan, RefusesDifferentArrays) {
   EXPECT_THROW(plan(layout("f32[8,128]").index_map(), layout("f64[8,128]").index_map(), {}), Error);
 }
 
+// Regression (security): a sub-byte layout converted to or from E(n) wider than 64 bits passed
+// the width check and the element accessors copied n/8 bytes into or out of a 64-bit word.
+TEST(RelayoutPlan, RefusesStorageWiderThan64BitsUnlessCopiedUnchanged) {
+  const auto refused = [](const char* from, const char* to) {
+    try {
+      plan(layout(from).index_map(), layout(to).index_map(), {});
+      ADD_FAILURE() << from << " -> " << to << " was accepted";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.kind(), ErrorKind::kInvalid);
+      EXPECT_NE(std::string(e.what()).find("wider than 64 bits"), std::string::npos) << e.what();
+    }
+  };
+  refused("s4[1]{0:E(4)}", "s4[1]{0:E(65536)}");
+  refused("s4[1]{0:E(65536)}", "s4[1]{0:E(4)}");
+  refused("s4[3]{0:E(4)}", "s4[3]{0:E(65)}");
+  refused("s4[3]{0:E(65)}", "s4[3]{0:E(65)}");
+  refused("pred[2]{0:E(1)}", "pred[2]{0:E(72)}");
+  // The same wide storage on both sides is a plain byte copy: allowed, and exact.
+  const auto wide = layout("s4[2]{0:E(128)}");
+  EXPECT_NO_THROW(plan(wide.index_map(), wide.index_map(), {}));
+  Bytes source(32), destination(32, std::byte{0});
+  for (std::size_t i = 0; i < source.size(); ++i) source[i] = static_cast<std::byte>(i + 1);
+  plan(wide.index_map(), wide.index_map(), {}).execute(source, destination);
+  EXPECT_EQ(source, destination);
+}
+
 TEST(RelayoutPlan, PackedPredTakesLowBitsAndUnpackedS4SignExtends) {
   const auto bytes = layout("s4[4]{0}");
   const auto packed = layout("s4[4]{0:E(4)}");
