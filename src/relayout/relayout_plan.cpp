@@ -164,6 +164,16 @@ struct RelayoutPlan::Implementation {
     }
   }
 
+  // A sub-byte layout's last byte may hold bits of no element: zero them (Python's fresh
+  // buffers have them zero; a reused file or buffer must not keep stale ones).
+  void clear_bits_past_last_element(std::byte* to) const {
+    const int64_t used_bits = destination.size_elements() * destination.element_bits();
+    const int used = static_cast<int>(used_bits % 8);
+    if (used == 0) return;
+    std::byte& last = to[destination.size_bytes() - 1];
+    last &= static_cast<std::byte>((1u << used) - 1);
+  }
+
   void run_task(const Task& t, const std::byte* from, std::byte* to) const {
     if (t.fill) {
       fill_box(t.box, destination.element_bits(), options.fill_bits, to);
@@ -203,6 +213,25 @@ std::string RelayoutPlan::describe() const {
 
 void RelayoutPlan::execute(std::span<const std::byte> source,
                            std::span<std::byte> destination) const {
+  execute_pieces(source, destination, 0, piece_count());
+}
+
+int64_t RelayoutPlan::piece_count() const {
+  // Piece 0 holds the whole-buffer work (fill, general walk) when there are no tasks.
+  return std::max<int64_t>(1, static_cast<int64_t>(implementation_->tasks.size()));
+}
+
+int64_t RelayoutPlan::piece_bytes(int64_t piece) const {
+  const Implementation& p = *implementation_;
+  if (p.tasks.empty()) return piece == 0 ? p.destination.size_bytes() : 0;
+  if (piece < 0 || piece >= static_cast<int64_t>(p.tasks.size())) return 0;
+  const Task& t = p.tasks[static_cast<std::size_t>(piece)];
+  return std::max<int64_t>(1, t.box.elements() * p.destination.element_bits() / 8);
+}
+
+void RelayoutPlan::execute_pieces(std::span<const std::byte> source,
+                                  std::span<std::byte> destination, int64_t first,
+                                  int64_t end) const {
   const Implementation& p = *implementation_;
   if (static_cast<int64_t>(source.size()) < p.source.size_bytes()) {
     throw Error(ErrorKind::kBufferSize,
@@ -214,20 +243,28 @@ void RelayoutPlan::execute(std::span<const std::byte> source,
                 fmt::format("the destination buffer holds {} bytes but its layout needs {}",
                             destination.size(), p.destination.size_bytes()));
   }
+  first = std::max<int64_t>(first, 0);
+  end = std::min<int64_t>(end, static_cast<int64_t>(p.tasks.size()));
   const std::byte* from = source.data();
   std::byte* to = destination.data();
-  if (p.fill_everything) {
-    fill_box({0, 0, {{p.destination.size_elements(), 0, 1}}}, p.destination.element_bits(),
-             p.options.fill_bits, to);
+  if (first == 0) {
+    if (p.fill_everything) {
+      fill_box({0, 0, {{p.destination.size_elements(), 0, 1}}}, p.destination.element_bits(),
+               p.options.fill_bits, to);
+    }
+    if (p.general) p.run_general(from, to);
   }
-  if (p.general) p.run_general(from, to);
-  const int workers = p.parallel ? std::min<int>(p.threads, static_cast<int>(p.tasks.size())) : 1;
+  const int64_t count = std::max<int64_t>(0, end - first);
+  const int workers = p.parallel ? static_cast<int>(std::min<int64_t>(p.threads, count)) : 1;
   if (workers <= 1) {
-    for (const Task& t : p.tasks) p.run_task(t, from, to);
-    return;
+    for (int64_t i = first; i < end; ++i)
+      p.run_task(p.tasks[static_cast<std::size_t>(i)], from, to);
+  } else {
+    for_each_piece(workers - 1, count, [&](int64_t i) {
+      p.run_task(p.tasks[static_cast<std::size_t>(first + i)], from, to);
+    });
   }
-  for_each_piece(workers - 1, static_cast<int64_t>(p.tasks.size()),
-                 [&](int64_t i) { p.run_task(p.tasks[static_cast<std::size_t>(i)], from, to); });
+  if (end >= static_cast<int64_t>(p.tasks.size())) p.clear_bits_past_last_element(to);
 }
 
 RelayoutPlan plan(const IndexMap& source, const IndexMap& destination, RelayoutOptions options) {

@@ -6,9 +6,9 @@
 #include <cctype>
 #include <cerrno>
 #include <cstring>
-#include <fstream>
 
 #include "tessera/error.h"
+#include "tessera/io/atomic_file.h"
 #include "tessera/render/picture_documents.h"
 
 namespace tessera::render {
@@ -31,12 +31,7 @@ void write_document(const std::string& path,
                             path));
   }
   const std::string document = render(format);
-  std::ofstream file(path, std::ios::binary | std::ios::trunc);
-  if (!file)
-    throw Error(ErrorKind::kIo, fmt::format("cannot write '{}': {}", path, std::strerror(errno)));
-  file << document;
-  file.flush();
-  if (!file) throw Error(ErrorKind::kIo, fmt::format("writing '{}' failed", path));
+  io::write_file_atomically(path, document);
 }
 
 void write_picture(const XlaPicture& picture, const std::string& path) {

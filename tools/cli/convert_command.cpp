@@ -7,15 +7,16 @@
 #include <algorithm>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "command_registry.h"
+#include "progress_line.h"
 #include "tessera/error.h"
+#include "tessera/io/atomic_file.h"
+#include "tessera/io/input_file.h"
 #include "tessera/relayout/fill_value.h"
 #include "tessera/relayout/layout_operand.h"
 #include "tessera/relayout/npy_file.h"
@@ -34,29 +35,13 @@ struct ConvertArguments {
   int threads = 0;
   std::string fill;
   bool keep_padding = false;
+  bool overwrite = false;
+  bool quiet = false;
+  bool progress = false;
 };
 
 bool is_npy(const std::string& path) {
   return path.size() > 4 && path.ends_with(".npy");
-}
-
-std::vector<std::byte> read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(ErrorKind::kIo, fmt::format("cannot read '{}'", path));
-  std::vector<char> text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) throw Error(ErrorKind::kIo, fmt::format("cannot read '{}'", path));
-  std::vector<std::byte> bytes(text.size());
-  std::memcpy(bytes.data(), text.data(), text.size());
-  return bytes;
-}
-
-void write_file(const std::string& path, const std::string& header,
-                const std::vector<std::byte>& data) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(header.data(), static_cast<std::streamsize>(header.size()));
-  out.write(reinterpret_cast<const char*>(data.data()), static_cast<std::streamsize>(data.size()));
-  out.close();
-  if (!out) throw Error(ErrorKind::kIo, fmt::format("cannot write '{}'", path));
 }
 
 // The element type a .npy descr names, for files given without a shape.
@@ -127,12 +112,28 @@ std::optional<ElementType> type_of(const std::string& text) {
   return relayout::parse_layout_operand(text).type;
 }
 
+// Refuses an existing NPU image of another size: it is the whole local memory of a device, and
+// a mistyped device would silently replace it with an image of the wrong size (issue 14 item 3).
+void check_existing_image(const ConvertArguments& args, int64_t image_bytes) {
+  std::error_code missing;
+  const auto existing = std::filesystem::file_size(args.output, missing);
+  if (missing || args.overwrite || static_cast<int64_t>(existing) == image_bytes) return;
+  throw Error(ErrorKind::kBufferSize,
+              fmt::format("'{}' holds {} bytes but the NPU image of {} is {} bytes: is it the "
+                          "right device? Give --overwrite to replace it with a new image",
+                          args.output, existing, args.to, image_bytes));
+}
+
+// The destination's pieces in groups of about this many bytes: progress is redrawn between them.
+constexpr int64_t kGroupBytes = int64_t{32} << 20;
+
 void convert(const ConvertArguments& args) {
-  std::vector<std::byte> input = read_file(args.input);
+  // Every size is known from fstat and the .npy header before a data byte is read.
+  const io::InputFile input(args.input);
   int64_t data_offset = 0;
   relayout::LayoutOperand from;
   if (is_npy(args.input)) {
-    const relayout::NpyHeader header = relayout::parse_npy_header(input);
+    const relayout::NpyHeader header = relayout::parse_npy_header(input.bytes());
     from =
         relayout::xla_operand(npy_side("--from", args.from, args.input, header, type_of(args.to)));
     data_offset = header.data_offset;
@@ -140,10 +141,10 @@ void convert(const ConvertArguments& args) {
     from = compile_layout("--from", args.from, args.input);
   }
   relayout::LayoutOperand to;
+  const bool npu_image = args.to.starts_with("npu:");
   if (is_npy(args.output)) {
     relayout::NpyHeader header;
-    const std::optional<ElementType> wanted =
-        args.to.starts_with("npu:") ? std::nullopt : type_of(args.to);
+    const std::optional<ElementType> wanted = npu_image ? std::nullopt : type_of(args.to);
     header.descr = relayout::npy_descr(wanted.value_or(from.type));
     header.shape = from.dims;
     to = relayout::xla_operand(npy_side("--to", args.to, args.output, header, from.type));
@@ -158,7 +159,7 @@ void convert(const ConvertArguments& args) {
                     from.text, element_type_name(from.type), dims_text(from.dims), to.text,
                     element_type_name(to.type), dims_text(to.dims)));
   }
-  const auto data_bytes = static_cast<int64_t>(input.size()) - data_offset;
+  const int64_t data_bytes = input.size() - data_offset;
   if (data_bytes != from.map->size_bytes()) {
     throw Error(ErrorKind::kBufferSize,
                 fmt::format("'{}' holds {} bytes of data but {} takes {} bytes", args.input,
@@ -169,20 +170,43 @@ void convert(const ConvertArguments& args) {
   options.keep_padding = args.keep_padding;
   options.sign_extend = std::string_view(element_type_name(to.type)).starts_with("s");
   if (!args.fill.empty()) options.fill_bits = relayout::parse_fill_value(args.fill, to.type);
-  // An existing raw OUT of the right size is updated in place: --keep-padding keeps its padding,
-  // and an NPU image keeps every byte outside this tensor (other tensors in local memory).
-  std::vector<std::byte> output(static_cast<std::size_t>(to.map->size_bytes()), std::byte{0});
-  std::error_code ignored;
-  if (!is_npy(args.output) && std::filesystem::file_size(args.output, ignored) == output.size()) {
-    output = read_file(args.output);
-  }
-  relayout::plan(*from.map, *to.map, options)
-      .execute(std::span<const std::byte>(input).subspan(static_cast<std::size_t>(data_offset)),
-               output);
+  const relayout::RelayoutPlan plan = relayout::plan(*from.map, *to.map, options);
+
+  const int64_t image_bytes = to.map->size_bytes();
+  if (npu_image) check_existing_image(args, image_bytes);
   const std::string header = is_npy(args.output)
                                  ? relayout::npy_header(relayout::npy_descr(to.type), to.dims)
                                  : std::string();
-  write_file(args.output, header, output);
+  const int64_t file_bytes = static_cast<int64_t>(header.size()) + image_bytes;
+  // The output is written fresh into a temporary file and renamed over OUT only on success. Only
+  // an NPU image (other tensors live in it) and --keep-padding start from OUT's bytes.
+  std::error_code missing;
+  const auto existing = std::filesystem::file_size(args.output, missing);
+  const bool update = !is_npy(args.output) && (npu_image || args.keep_padding) && !missing &&
+                      static_cast<int64_t>(existing) == image_bytes;
+  io::remove_temporary_files_on_signals();
+  io::AtomicFile output(args.output);
+  const std::span<std::byte> file =
+      update ? output.map_copy_of_destination(file_bytes) : output.map(file_bytes);
+  std::memcpy(file.data(), header.data(), header.size());
+  const auto source = input.bytes().subspan(static_cast<std::size_t>(data_offset));
+  const auto destination = file.subspan(header.size());
+
+  ProgressLine progress(args.quiet      ? ProgressMode::kNever
+                        : args.progress ? ProgressMode::kAlways
+                                        : ProgressMode::kAuto,
+                        image_bytes);
+  int64_t done = 0;
+  for (int64_t first = 0; first < plan.piece_count();) {
+    int64_t end = first;
+    int64_t group = 0;
+    while (end < plan.piece_count() && group < kGroupBytes) group += plan.piece_bytes(end++);
+    plan.execute_pieces(source, destination, first, end);
+    done += group;
+    progress.update(done);
+    first = end;
+  }
+  output.commit();
 }
 
 void install(CLI::App& app) {
@@ -209,6 +233,14 @@ void install(CLI::App& app) {
                                  "Leave the destination's padding as it is in an existing raw OUT "
                                  "of the right size (zero in a new file)");
   fill->excludes(keep);
+  command->add_flag("--overwrite", args->overwrite,
+                    "Replace an existing OUT that is not an image of the NPU named by --to "
+                    "(another size) instead of refusing");
+  auto* quiet = command->add_flag("--quiet", args->quiet, "Never show a progress line");
+  command
+      ->add_flag("--progress", args->progress,
+                 "Show a progress line on stderr even when it is not a terminal")
+      ->excludes(quiet);
   command->callback([args] { convert(*args); });
 }
 

@@ -50,7 +50,24 @@ class RelayoutPlan {
   // `destination` and writes the destination's padding (unless keep_padding). Throws
   // Error(kBufferSize) when either span is smaller than its layout's size_bytes(); larger spans
   // are fine (the bytes past the layout are not touched). The spans must not overlap.
+  // Bits of the destination's last byte past its last element (sub-byte layouts) are zeroed, so
+  // no stale bits of a reused buffer survive.
   void execute(std::span<const std::byte> source, std::span<std::byte> destination) const;
+
+  // The same work in pieces whose size does not grow with the array (about 1 MiB of destination
+  // each), for streaming, progress and cancellation: running execute_pieces over consecutive
+  // ranges that cover [0, piece_count()) in order is execute(). Pieces within one call run on the
+  // plan's threads; the spans are checked as in execute().
+  //   for (int64_t p = 0; p < plan.piece_count(); p += 64) {
+  //     plan.execute_pieces(src, dst, p, std::min(p + 64, plan.piece_count()));
+  //     report(done += ...);  // or stop between calls
+  //   }
+  int64_t piece_count() const;
+  // Destination bytes piece `piece` writes (for progress); the pieces sum to about
+  // destination_bytes().
+  int64_t piece_bytes(int64_t piece) const;
+  void execute_pieces(std::span<const std::byte> source, std::span<std::byte> destination,
+                      int64_t first, int64_t end) const;
 
   int64_t source_bytes() const;
   int64_t destination_bytes() const;

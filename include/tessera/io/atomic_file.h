@@ -1,0 +1,62 @@
+// Files that appear complete or not at all (issue 14 item 2): an output is written into an unnamed
+// temporary file in the destination's directory (O_TMPFILE; a hidden ".NAME.tessera-*" file where
+// the file system lacks it), flushed with fsync and renamed over the destination only on
+// commit(). A failed, killed (even `kill -9`) or interrupted run leaves the destination as it was:
+// the kernel drops an unnamed file when its process dies, and a named fallback is removed by the
+// destructor or, on SIGINT/SIGTERM/SIGHUP, by remove_temporary_files_on_signals()'s handler.
+//
+//   io::AtomicFile out("weights.tiled");
+//   std::span<std::byte> bytes = out.map(1 << 30);  // 1 GiB, space reserved (ENOSPC here)
+//   plan.execute(input, bytes);
+//   out.commit();                                  // weights.tiled now holds the new bytes
+//
+// An NPU image updated in place: `AtomicFile out(path); out.map_copy_of_destination(size)`
+// starts from the destination's current bytes, so other tensors in the image survive.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace tessera::io {
+
+class AtomicFile {
+ public:
+  // Creates the temporary file beside `destination`. Throws Error(kIo) saying why it cannot.
+  explicit AtomicFile(std::string destination);
+  ~AtomicFile();  // without commit(): discards everything, the destination is untouched
+  AtomicFile(const AtomicFile&) = delete;
+  AtomicFile& operator=(const AtomicFile&) = delete;
+
+  // Sizes the temporary file to `bytes` zero bytes, reserves the disk space (so a full disk is an
+  // Error(kIo) here, not a SIGBUS while writing) and maps it for writing.
+  std::span<std::byte> map(int64_t bytes);
+  // Like map(), starting from a copy of the destination's current bytes (which must be `bytes`).
+  std::span<std::byte> map_copy_of_destination(int64_t bytes);
+  // Appends bytes to an unmapped file (small documents: pictures, reports).
+  void write(std::string_view bytes);
+  // fsync, then rename over the destination (keeping an existing destination's permissions).
+  void commit();
+
+  const std::string& destination() const { return destination_; }
+
+ private:
+  std::string destination_;
+  std::string named_temporary_;  // empty while the file is unnamed (O_TMPFILE)
+  int descriptor_ = -1;
+  int signal_slot_ = -1;
+  std::byte* mapping_ = nullptr;
+  std::size_t mapped_bytes_ = 0;
+  bool committed_ = false;
+};
+
+// Writes `bytes` to `path` through an AtomicFile.
+void write_file_atomically(const std::string& path, std::string_view bytes);
+
+// Installs handlers for SIGINT, SIGTERM and SIGHUP that remove live named temporary files, then
+// end the process with the signal's default action (exit status 128+signal). Idempotent.
+void remove_temporary_files_on_signals();
+
+}  // namespace tessera::io

@@ -1,0 +1,36 @@
+// An input file checked before it is read (issue 14 item 6): its size comes from fstat, so a file
+// of the wrong size is refused without reading a byte, and anything whose size cannot be known
+// first (/dev/zero, a pipe, a directory) is refused. The bytes are mapped read-only with
+// MADV_SEQUENTIAL, so they cost page cache, not anonymous memory, whatever the file's size.
+//
+//   io::InputFile in("weights.npy");   // Error(kIo): "cannot read 'w.npy': No such file ..."
+//   in.bytes().size() == in.size();     // mapped lazily: pages are read as they are touched
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+
+namespace tessera::io {
+
+class InputFile {
+ public:
+  // Throws Error(kIo) naming the file and the reason: missing, unreadable, a directory, or not a
+  // regular file.
+  explicit InputFile(std::string path);
+  ~InputFile();
+  InputFile(const InputFile&) = delete;
+  InputFile& operator=(const InputFile&) = delete;
+
+  int64_t size() const { return size_; }
+  std::span<const std::byte> bytes() const;
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+  int64_t size_ = 0;
+  std::byte* mapping_ = nullptr;
+};
+
+}  // namespace tessera::io

@@ -1,0 +1,60 @@
+#include "tessera/io/input_file.h"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "tessera/error.h"
+
+namespace tessera::io {
+namespace {
+
+[[noreturn]] void fail(const std::string& path, const std::string& why) {
+  throw Error(ErrorKind::kIo, fmt::format("cannot read '{}': {}", path, why));
+}
+
+}  // namespace
+
+InputFile::InputFile(std::string path) : path_(std::move(path)) {
+  const int descriptor = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
+  if (descriptor < 0) fail(path_, std::strerror(errno));
+  struct stat status {};
+  if (::fstat(descriptor, &status) != 0) {
+    const int why = errno;
+    ::close(descriptor);
+    fail(path_, std::strerror(why));
+  }
+  if (!S_ISREG(status.st_mode)) {
+    ::close(descriptor);
+    fail(path_, S_ISDIR(status.st_mode)
+                    ? "it is a directory"
+                    : "not a regular file, so its size cannot be known before reading it");
+  }
+  size_ = status.st_size;
+  if (size_ > 0) {
+    void* address =
+        ::mmap(nullptr, static_cast<std::size_t>(size_), PROT_READ, MAP_PRIVATE, descriptor, 0);
+    const int why = errno;
+    ::close(descriptor);
+    if (address == MAP_FAILED) fail(path_, std::strerror(why));
+    ::madvise(address, static_cast<std::size_t>(size_), MADV_SEQUENTIAL);
+    mapping_ = static_cast<std::byte*>(address);
+  } else {
+    ::close(descriptor);
+  }
+}
+
+InputFile::~InputFile() {
+  if (mapping_ != nullptr) ::munmap(mapping_, static_cast<std::size_t>(size_));
+}
+
+std::span<const std::byte> InputFile::bytes() const {
+  return {mapping_, static_cast<std::size_t>(size_)};
+}
+
+}  // namespace tessera::io

@@ -1,0 +1,28 @@
+// The progress line of long file conversions (issue 12): bytes done, rate and time left on
+// stderr, redrawn in place a few times a second once a run has taken about a second.
+//   "  384.0 MiB / 1.0 GiB  1.9 GiB/s  0.3 s left"
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+
+namespace tessera::cli {
+
+enum class ProgressMode { kAuto, kAlways, kNever };  // kAuto: only when stderr is a terminal
+
+class ProgressLine {
+ public:
+  ProgressLine(ProgressMode mode, int64_t total_bytes);
+  ~ProgressLine();  // ends the line if one was drawn
+  void update(int64_t done_bytes);
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  bool enabled_ = false;
+  bool drawn_ = false;
+  int64_t total_ = 0;
+  Clock::time_point start_;
+  Clock::time_point last_draw_;
+};
+
+}  // namespace tessera::cli
