@@ -202,10 +202,11 @@ void convert(const ConvertArguments& args) {
     int64_t group = 0;
     while (end < plan.piece_count() && group < kGroupBytes) group += plan.piece_bytes(end++);
     plan.execute_pieces(source, destination, first, end);
-    done += group;
+    done = std::min(done + group, image_bytes);
     progress.update(done);
     first = end;
   }
+  progress.update(image_bytes);
   output.commit();
 }
 

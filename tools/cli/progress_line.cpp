@@ -27,6 +27,7 @@ std::string size_text(double bytes) {
 ProgressLine::ProgressLine(ProgressMode mode, int64_t total_bytes)
     : enabled_(mode == ProgressMode::kAlways ||
                (mode == ProgressMode::kAuto && ::isatty(STDERR_FILENO) == 1)),
+      forced_(mode == ProgressMode::kAlways),
       total_(total_bytes),
       start_(Clock::now()),
       last_draw_(start_) {}
@@ -38,11 +39,14 @@ ProgressLine::~ProgressLine() {
 void ProgressLine::update(int64_t done_bytes) {
   if (!enabled_) return;
   const Clock::time_point now = Clock::now();
-  if (now - start_ < kQuietStart || (drawn_ && now - last_draw_ < kRedraw)) return;
+  const bool finished = done_bytes >= total_;
+  if (!forced_ && now - start_ < kQuietStart) return;
+  if (drawn_ && (done_bytes == last_done_ || (!finished && now - last_draw_ < kRedraw))) return;
+  last_done_ = done_bytes;
   last_draw_ = now;
   drawn_ = true;
   const double seconds = std::chrono::duration<double>(now - start_).count();
-  const double rate = static_cast<double>(done_bytes) / seconds;
+  const double rate = seconds > 0 ? static_cast<double>(done_bytes) / seconds : 0;
   const double left = rate > 0 ? static_cast<double>(total_ - done_bytes) / rate : 0;
   std::fprintf(stderr, "\r  %s / %s  %s/s  %.1f s left   ",
                size_text(static_cast<double>(done_bytes)).c_str(),

@@ -1,5 +1,6 @@
 // The progress line of long file conversions (issue 12): bytes done, rate and time left on
-// stderr, redrawn in place a few times a second once a run has taken about a second.
+// stderr, redrawn in place a few times a second once a run has taken about a second (from the
+// start, and at the end, when forced with --progress).
 //   "  384.0 MiB / 1.0 GiB  1.9 GiB/s  0.3 s left"
 #pragma once
 
@@ -19,8 +20,10 @@ class ProgressLine {
  private:
   using Clock = std::chrono::steady_clock;
   bool enabled_ = false;
+  bool forced_ = false;
   bool drawn_ = false;
   int64_t total_ = 0;
+  int64_t last_done_ = -1;
   Clock::time_point start_;
   Clock::time_point last_draw_;
 };

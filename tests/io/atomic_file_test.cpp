@@ -1,0 +1,107 @@
+// Outputs appear whole or not at all; inputs are checked before they are read (issue 14 items 2
+// and 6).
+#include "tessera/io/atomic_file.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+
+#include "tessera/error.h"
+#include "tessera/io/input_file.h"
+
+namespace tessera::io {
+namespace {
+
+namespace fs = std::filesystem;
+
+class AtomicFileTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    directory_ =
+        fs::temp_directory_path() /
+        ("tessera-atomic-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
+         "-" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(directory_);
+    fs::create_directories(directory_);
+  }
+  void TearDown() override { fs::remove_all(directory_); }
+
+  std::string path(const char* name) const { return (directory_ / name).string(); }
+  static std::string read(const std::string& p) {
+    std::ifstream in(p, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  }
+  static void write(const std::string& p, const std::string& text) {
+    std::ofstream(p, std::ios::binary) << text;
+  }
+  int entries() const {
+    return static_cast<int>(
+        std::distance(fs::directory_iterator(directory_), fs::directory_iterator()));
+  }
+
+  fs::path directory_;
+};
+
+TEST_F(AtomicFileTest, NothingAppearsUntilCommit) {
+  const std::string out = path("out.bin");
+  {
+    AtomicFile file(out);
+    const auto bytes = file.map(4);
+    std::memcpy(bytes.data(), "abcd", 4);
+    EXPECT_FALSE(fs::exists(out));
+    file.commit();
+  }
+  EXPECT_EQ(read(out), "abcd");
+  EXPECT_EQ(entries(), 1);
+}
+
+TEST_F(AtomicFileTest, WithoutCommitTheOldFileStaysAndNoTemporaryIsLeft) {
+  const std::string out = path("out.bin");
+  write(out, "old");
+  {
+    AtomicFile file(out);
+    file.write("new contents");
+  }
+  EXPECT_EQ(read(out), "old");
+  EXPECT_EQ(entries(), 1);
+}
+
+TEST_F(AtomicFileTest, UpdateInPlaceStartsFromTheDestination) {
+  const std::string out = path("image.bin");
+  write(out, "0123456789");
+  {
+    AtomicFile file(out);
+    const auto bytes = file.map_copy_of_destination(10);
+    bytes[3] = std::byte{'x'};
+    file.commit();
+  }
+  EXPECT_EQ(read(out), "012x456789");
+}
+
+TEST_F(AtomicFileTest, RefusesDirectoriesAndMissingDirectories) {
+  EXPECT_THROW(AtomicFile(directory_.string()), Error);
+  EXPECT_THROW(AtomicFile(path("missing/out.bin")), Error);
+}
+
+TEST_F(AtomicFileTest, InputFileKnowsItsSizeAndRefusesWhatItCannotSize) {
+  const std::string in = path("in.bin");
+  write(in, "hello");
+  const InputFile file(in);
+  EXPECT_EQ(file.size(), 5);
+  EXPECT_EQ(std::memcmp(file.bytes().data(), "hello", 5), 0);
+  try {
+    InputFile zero("/dev/zero");
+    FAIL() << "/dev/zero was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("not a regular file"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(InputFile(directory_.string()), Error);
+  EXPECT_THROW(InputFile(path("missing.bin")), Error);
+}
+
+}  // namespace
+}  // namespace tessera::io
