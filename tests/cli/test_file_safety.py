@@ -178,3 +178,21 @@ def test_progress_on_a_terminal_only_for_long_runs(tessera, tmp_path):
     code, shown = run_on_terminal([tessera.path, "convert", "--quiet", "--to", TILED,
                                    *large_conversion(tmp_path)])
     assert code == 0 and shown == ""
+
+
+def test_anonymous_memory_does_not_grow_with_the_file(tessera, tmp_path):
+    # RLIMIT_DATA caps private writable memory (heap, anonymous mappings), not mapped files: a
+    # 64 MiB conversion must fit in 40 MiB of it (before streaming it needed twice the file).
+    import resource
+
+    np.save(tmp_path / "in.npy", np.ones((4096, 4096), np.float32))
+
+    def limit():
+        resource.setrlimit(resource.RLIMIT_DATA, (40 << 20, 40 << 20))
+
+    result = subprocess.run([tessera.path, "convert", "--threads", "2", "--to",
+                             "f32[4096,4096]{1,0:T(8,128)}", str(tmp_path / "in.npy"),
+                             str(tmp_path / "out.bin")], preexec_fn=limit, capture_output=True,
+                            text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "out.bin").stat().st_size == 64 << 20
