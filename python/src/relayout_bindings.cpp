@@ -1,7 +1,9 @@
 // tessera.Relayout: the relayout engine's plan/execute API over NumPy byte buffers.
 #include <nanobind/stl/string.h>
 
+#include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <span>
 
 #include "bindings.h"
@@ -17,13 +19,39 @@ namespace {
 using ReadBuffer = nb::ndarray<const uint8_t, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
 using WriteBuffer = nb::ndarray<uint8_t, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
 
-void execute(const relayout::RelayoutPlan& plan, ReadBuffer source, WriteBuffer destination) {
+// Pieces are run in groups of about this many destination bytes between progress calls.
+constexpr int64_t kProgressGroupBytes = int64_t{32} << 20;
+
+void execute_pieces(const relayout::RelayoutPlan& plan, ReadBuffer source, WriteBuffer destination,
+                    int64_t first, int64_t end) {
   const std::span<const std::byte> from(reinterpret_cast<const std::byte*>(source.data()),
                                         source.shape(0));
   const std::span<std::byte> to(reinterpret_cast<std::byte*>(destination.data()),
                                 destination.shape(0));
   nb::gil_scoped_release release;
-  plan.execute(from, to);
+  plan.execute_pieces(from, to, first, end);
+}
+
+// progress(done_bytes, total_bytes) is called with the GIL held between groups of pieces; an
+// exception it raises stops the conversion (the destination is then partly written).
+void execute(const relayout::RelayoutPlan& plan, ReadBuffer source, WriteBuffer destination,
+             nb::object progress) {
+  if (progress.is_none()) {
+    execute_pieces(plan, source, destination, 0, plan.piece_count());
+    return;
+  }
+  const int64_t total = plan.destination_bytes();
+  int64_t done = 0;
+  for (int64_t first = 0; first < plan.piece_count();) {
+    int64_t end = first;
+    int64_t group = 0;
+    while (end < plan.piece_count() && group < kProgressGroupBytes)
+      group += plan.piece_bytes(end++);
+    execute_pieces(plan, source, destination, first, end);
+    done = std::min(done + group, total);
+    progress(end == plan.piece_count() ? total : done, total);
+    first = end;
+  }
 }
 
 relayout::RelayoutPlan make_plan(const IndexMap& source, const IndexMap& destination, int threads,
@@ -56,9 +84,20 @@ void bind_relayout(nb::module_& module) {
           "(its low element_bits bits). keep_padding: leave destination padding untouched.\n"
           "sign_extend: when unpacking sub-byte elements into wider ones, sign-extend.")
       .def("execute", &execute, nb::arg("source"), nb::arg("destination"),
+           nb::arg("progress") = nb::none(),
            "Copies every element of `source` (1-D uint8, at least source_bytes long) into\n"
            "`destination` (1-D writable uint8, at least destination_bytes). The GIL is released.\n"
+           "progress: optional callable(done_bytes, total_bytes), called every ~32 MiB and at\n"
+           "the end; an exception it raises stops the conversion.\n"
            "Raises BufferSizeError for a buffer that is too small.")
+      .def_prop_ro("piece_count", &relayout::RelayoutPlan::piece_count,
+                   "The plan's work in pieces of ~1 MiB of destination (streaming, progress).")
+      .def("piece_bytes", &relayout::RelayoutPlan::piece_bytes, nb::arg("piece"),
+           "Destination bytes piece `piece` writes.")
+      .def("execute_pieces", &execute_pieces, nb::arg("source"), nb::arg("destination"),
+           nb::arg("first"), nb::arg("end"),
+           "Runs pieces [first, end); consecutive ranges covering [0, piece_count) in order\n"
+           "are execute(). The GIL is released.")
       .def_prop_ro("source_bytes", &relayout::RelayoutPlan::source_bytes)
       .def_prop_ro("destination_bytes", &relayout::RelayoutPlan::destination_bytes)
       .def_prop_ro("threads", &relayout::RelayoutPlan::threads)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from typing import Any, NamedTuple, Optional, Union
+from typing import Any, Callable, NamedTuple, Optional, Union
 
 import numpy as np
 
@@ -155,6 +155,7 @@ def to_physical(
     out: Optional[np.ndarray] = None,
     threads: int = 0,
     keep_padding: bool = False,
+    progress: Optional[Callable[[int, int], None]] = None,
 ) -> np.ndarray:
     """The bytes of `array` laid out as `layout`: a 1-D uint8 array of layout.size_bytes.
 
@@ -167,6 +168,8 @@ def to_physical(
     out: an existing writable C-contiguous array of at least size_bytes bytes to write into.
     threads: worker threads, 0 for all cores. keep_padding: leave padding bytes of `out` as they
       are (with out=None they are then undefined).
+    progress: optional callable(done_bytes, total_bytes), called every ~32 MiB of output and at
+      the end (the same for from_physical and convert); an exception it raises stops the work.
 
     Example: to_physical(np.arange(15, dtype=np.float32).reshape(3, 5), "f32[3,5]{1,0:T(2,2)}")
     has 96 bytes; its float32 view is [0, 1, 5, 6, 2, 3, 7, 8, 4, 0, 9, 0, 10, 11, 0, 0, ...].
@@ -205,7 +208,7 @@ def to_physical(
     destination = _check_out(out, index_map.size_bytes)
     if not keep_padding and conversion.holes:
         _prefill(destination, index_map, fill_bits)
-    conversion.plan.execute(_bytes_view(source), destination)
+    conversion.plan.execute(_bytes_view(source), destination, progress=progress)
     return destination if out is None else out
 
 
@@ -215,6 +218,7 @@ def from_physical(
     *,
     out: Optional[np.ndarray] = None,
     threads: int = 0,
+    progress: Optional[Callable[[int, int], None]] = None,
 ) -> np.ndarray:
     """The logical array stored in `buffer` (bytes in `layout`): an array of shape layout.dims and
     the NumPy dtype of the layout's element type. The inverse of to_physical.
@@ -253,7 +257,7 @@ def from_physical(
             widened,
         ),
     ).plan
-    plan.execute(raw, result)
+    plan.execute(raw, result, progress=progress)
     if out is not None:
         return out
     if widened:
@@ -269,6 +273,7 @@ def convert(
     *,
     out: Optional[np.ndarray] = None,
     threads: int = 0,
+    progress: Optional[Callable[[int, int], None]] = None,
 ) -> np.ndarray:
     """The bytes of `buffer` (laid out as `source`) laid out as `destination`, without going
     through a logical array: one strided copy. The layouts must describe the same logical array.
@@ -283,5 +288,5 @@ def convert(
     result = _check_out(out, destination.index_map.size_bytes)
     if _has_holes(destination.index_map):
         _prefill(result, destination.index_map, fill_bits)
-    plan.execute(raw, result)
+    plan.execute(raw, result, progress=progress)
     return result if out is None else out
