@@ -57,6 +57,15 @@ class BufferCache {
     buffers_.push_back({data, bytes});
     total_ += bytes;
   }
+  // Frees every kept buffer; returns the bytes given back.
+  std::size_t release() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (const CachedBuffer& b : buffers_) std::free(b.data);
+    buffers_.clear();
+    const std::size_t released = total_;
+    total_ = 0;
+    return released;
+  }
 
  private:
   std::mutex mutex_;
@@ -78,6 +87,10 @@ void* allocate_huge(std::size_t rounded) {
 }
 
 }  // namespace
+
+int64_t release_buffers() {
+  return static_cast<int64_t>(cache().release());
+}
 
 NumpyArray<uint8_t> empty_bytes(int64_t bytes) {
   if (bytes < 0) throw Error(ErrorKind::kInvalid, "a buffer cannot have a negative size");

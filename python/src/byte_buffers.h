@@ -12,4 +12,7 @@ namespace tessera::python {
 // 0.2-0.4 GB/s on this kind of machine; huge pages take 512x fewer faults).
 NumpyArray<uint8_t> empty_bytes(int64_t bytes);
 
+// Frees the freed large buffers kept for reuse (at most 4 and 512 MiB); returns their bytes.
+int64_t release_buffers();
+
 }  // namespace tessera::python

@@ -103,6 +103,9 @@ void bind_relayout(nb::module_& module) {
       .def_prop_ro("threads", &relayout::RelayoutPlan::threads)
       .def("describe", &relayout::RelayoutPlan::describe,
            "The strided pieces of the plan and the kernel chosen for each, one per line.");
+  module.def("release_buffers", &release_buffers,
+             "Frees the output buffers kept for reuse by to_physical/from_physical (at most 4\n"
+             "buffers and 512 MiB are kept); returns the number of bytes given back.");
   module.def("empty_bytes", &empty_bytes, nb::arg("size"),
              "An uninitialised 1-D uint8 array, huge-page backed when large (output buffers).");
 }

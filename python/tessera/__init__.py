@@ -36,9 +36,11 @@ from ._tessera import (
     SizeOverflowError,
     UnsupportedError,
     empty_bytes,
+    release_buffers,
 )
 
 __all__ = [
+    "release_buffers",
     "BufferSizeError",
     "DoesNotFitError",
     "Error",
