@@ -104,6 +104,11 @@ void copy_contents(int from, int to, int64_t bytes, const std::string& path) {
 }  // namespace
 
 AtomicFile::AtomicFile(std::string destination) : destination_(std::move(destination)) {
+  // Through a symbolic link, replace the file it names, not the link.
+  std::error_code not_a_link;
+  if (std::filesystem::is_symlink(destination_, not_a_link)) {
+    destination_ = std::filesystem::weakly_canonical(destination_, not_a_link).string();
+  }
   struct stat existing {};
   if (::stat(destination_.c_str(), &existing) == 0) {
     if (S_ISDIR(existing.st_mode)) fail(destination_, "it is a directory");

@@ -82,6 +82,14 @@ TEST_F(AtomicFileTest, UpdateInPlaceStartsFromTheDestination) {
   EXPECT_EQ(read(out), "012x456789");
 }
 
+TEST_F(AtomicFileTest, ThroughASymbolicLinkTheLinkedFileIsReplaced) {
+  write(path("target.bin"), "old");
+  fs::create_symlink("target.bin", path("link.bin"));
+  write_file_atomically(path("link.bin"), "new");
+  EXPECT_TRUE(fs::is_symlink(path("link.bin")));
+  EXPECT_EQ(read(path("target.bin")), "new");
+}
+
 TEST_F(AtomicFileTest, RefusesDirectoriesAndMissingDirectories) {
   EXPECT_THROW(AtomicFile(directory_.string()), Error);
   EXPECT_THROW(AtomicFile(path("missing/out.bin")), Error);
