@@ -167,6 +167,11 @@ std::span<std::byte> AtomicFile::map_copy_of_destination(int64_t bytes) {
   return map(bytes);
 }
 
+void AtomicFile::release_mapped_pages() {
+  // For a shared file mapping MADV_DONTNEED only drops this process's page table entries.
+  if (mapping_ != nullptr) ::madvise(mapping_, mapped_bytes_, MADV_DONTNEED);
+}
+
 void AtomicFile::write(std::string_view bytes) {
   while (!bytes.empty()) {
     const ssize_t n = ::write(descriptor_, bytes.data(), bytes.size());

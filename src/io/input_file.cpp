@@ -53,6 +53,12 @@ InputFile::~InputFile() {
   if (mapping_ != nullptr) ::munmap(mapping_, static_cast<std::size_t>(size_));
 }
 
+void InputFile::release_mapped_pages() const {
+  // The mapping is never written, so no private copy exists: dropped pages are re-read from the
+  // page cache.
+  if (mapping_ != nullptr) ::madvise(mapping_, static_cast<std::size_t>(size_), MADV_DONTNEED);
+}
+
 std::span<const std::byte> InputFile::bytes() const {
   return {mapping_, static_cast<std::size_t>(size_)};
 }

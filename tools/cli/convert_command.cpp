@@ -202,6 +202,9 @@ void convert(const ConvertArguments& args) {
     int64_t group = 0;
     while (end < plan.piece_count() && group < kGroupBytes) group += plan.piece_bytes(end++);
     plan.execute_pieces(source, destination, first, end);
+    // Only the pages of the next group stay mapped: the resident set does not grow with the file.
+    input.release_mapped_pages();
+    output.release_mapped_pages();
     done = std::min(done + group, image_bytes);
     progress.update(done);
     first = end;

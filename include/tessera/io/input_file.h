@@ -26,6 +26,9 @@ class InputFile {
   int64_t size() const { return size_; }
   std::span<const std::byte> bytes() const;
   const std::string& path() const { return path_; }
+  // Unmaps the pages read so far from this process (they stay in the page cache and are mapped
+  // again if touched): keeps the resident set bounded while a large file is read in pieces.
+  void release_mapped_pages() const;
 
  private:
   std::string path_;
