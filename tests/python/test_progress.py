@@ -50,6 +50,7 @@ def test_pieces_in_order_are_the_whole_conversion():
 
 def test_release_buffers_frees_the_recycled_outputs():
     x = np.zeros((2048, 2048), np.float32)
-    del tessera.to_physical(x, LAYOUT)  # a 16 MiB output goes back to the cache when freed
+    physical = tessera.to_physical(x, LAYOUT)
+    del physical  # a 16 MiB output goes back to the cache when freed
     assert tessera.release_buffers() >= 16 << 20
     assert tessera.release_buffers() == 0
