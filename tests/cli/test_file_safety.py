@@ -196,3 +196,15 @@ def test_anonymous_memory_does_not_grow_with_the_file(tessera, tmp_path):
                             text=True, timeout=120)
     assert result.returncode == 0, result.stderr
     assert (tmp_path / "out.bin").stat().st_size == 64 << 20
+
+
+def test_progress_on_a_terminal_for_a_run_longer_than_a_second(tessera, tmp_path):
+    np.save(tmp_path / "in.npy", np.ones((8192, 4096), np.float32))  # 128 MiB
+    start = time.monotonic()
+    code, shown = run_on_terminal([tessera.path, "convert", "--to", "f32[8192,4096]{1,0:T(8,128)}",
+                                   str(tmp_path / "in.npy"), str(tmp_path / "out.bin")])
+    elapsed = time.monotonic() - start
+    assert code == 0
+    if elapsed < 1.5:
+        pytest.skip(f"the conversion took {elapsed:.2f} s, too short for a progress line")
+    assert "128.0 MiB / 128.0 MiB" in shown and "left" in shown, shown
