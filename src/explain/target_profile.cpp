@@ -16,9 +16,6 @@ constexpr int64_t kTpuLanes = 128;      // the minor tile entry: one vector regi
 constexpr int64_t kTpuDefaultRows = 8;  // "tiling by 8x128 ... 32-bit 8x128 vector registers"
 constexpr int kTpuWordBits = 32;        // packing collects narrower values into 32 bits
 constexpr int64_t kTpuLinearGranule = 128;
-// A 16-bit second minor dimension of 1 still takes 4 rows: bf16[2048,1,2048,128]{0,1,3,2:
-// T(4,128)(2,1)} (pytorch/xla#6674).
-constexpr int64_t kSixteenBitRowsForOne = 4;
 
 // "TPU small tile format": the second most minor size -> tile rows. Extend here (the spec
 // announces 6 rows for sizes 5-6 and 9-12).
@@ -103,7 +100,8 @@ TileChoice choose_tpu_tiles(ElementType type, std::span<const int64_t> physical_
   int64_t small_rows = tpu_tile_rows(second_minor);
   std::string rows_text;
   if (bits == 16 && second_minor == 1) {
-    small_rows = kSixteenBitRowsForOne;
+    // bf16[2048,1,2048,128]{0,1,3,2:T(4,128)(2,1)} (pytorch/xla#6674); 2 on tpu-v6e/v7x.
+    small_rows = generation.sixteen_bit_rows_for_one;
     rows_text = fmt::format("second minor 1 -> {} rows for 16-bit data", small_rows);
   } else if (small_rows != kTpuDefaultRows) {
     rows_text =
@@ -122,6 +120,10 @@ TileChoice choose_tpu_tiles(ElementType type, std::span<const int64_t> physical_
 
 bool is_untiled(const xla::Shape& shape) {
   return shape.layout.tiles.empty() && shape.layout.element_size_in_bits == 0;
+}
+
+Target explain_default_target(const xla::Shape& shape) {
+  return is_untiled(shape) ? Target::kTpu : Target::kNone;
 }
 
 xla::Shape apply_target(xla::Shape shape, Target target, PredStorage pred, TileChoice* choice) {

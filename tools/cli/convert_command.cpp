@@ -15,7 +15,9 @@
 #include <vector>
 
 #include "command_registry.h"
+#include "target_options.h"
 #include "tessera/error.h"
+#include "tessera/explain/target_profile.h"
 #include "tessera/relayout/fill_value.h"
 #include "tessera/relayout/layout_operand.h"
 #include "tessera/relayout/npy_file.h"
@@ -34,6 +36,7 @@ struct ConvertArguments {
   int threads = 0;
   std::string fill;
   bool keep_padding = false;
+  TargetArguments targets;
 };
 
 bool is_npy(const std::string& path) {
@@ -108,13 +111,20 @@ xla::Shape npy_side(const std::string& flag, const std::string& written, const s
   return shape;
 }
 
+// A raw side's layout; an XLA shape written without tiles gets the target's tiles when a target
+// was asked for (--target or TESSERA_TARGET): data is never re-tiled by a default (issue 17).
 relayout::LayoutOperand compile_layout(const std::string& flag, const std::string& text,
-                                       const std::string& path) {
+                                       const std::string& path, const ConvertArguments& args) {
   if (text.empty()) {
     throw Error(ErrorKind::kInvalid,
                 fmt::format("{} is required: '{}' is a raw file, not a .npy file", flag, path));
   }
-  return relayout::parse_layout_operand(text);
+  const explain::Target target = resolve_target(args.targets, explain::Target::kNone);
+  if (!explain::is_tpu(target) || text.starts_with("npu:")) {
+    return relayout::parse_layout_operand(text);
+  }
+  return relayout::parse_layout_operand(xla::print_shape(explain::apply_target(
+      xla::parse_shape(text), target, explain::parse_pred_bits(args.targets.pred_bits))));
 }
 
 std::string dims_text(const std::vector<int64_t>& dims) {
@@ -137,7 +147,7 @@ void convert(const ConvertArguments& args) {
         relayout::xla_operand(npy_side("--from", args.from, args.input, header, type_of(args.to)));
     data_offset = header.data_offset;
   } else {
-    from = compile_layout("--from", args.from, args.input);
+    from = compile_layout("--from", args.from, args.input, args);
   }
   relayout::LayoutOperand to;
   if (is_npy(args.output)) {
@@ -148,7 +158,7 @@ void convert(const ConvertArguments& args) {
     header.shape = from.dims;
     to = relayout::xla_operand(npy_side("--to", args.to, args.output, header, from.type));
   } else {
-    to = compile_layout("--to", args.to, args.output);
+    to = compile_layout("--to", args.to, args.output, args);
   }
   if (from.type != to.type || from.dims != to.dims) {
     throw Error(
@@ -209,6 +219,9 @@ void install(CLI::App& app) {
                                  "Leave the destination's padding as it is in an existing raw OUT "
                                  "of the right size (zero in a new file)");
   fill->excludes(keep);
+  add_target_options(command, args->targets,
+                     "Tiles for a raw side's shape written without tiles (default: none, the "
+                     "layouts exactly as written)");
   command->callback([args] { convert(*args); });
 }
 

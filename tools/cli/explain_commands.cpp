@@ -29,11 +29,8 @@ struct ExplainArguments {
   std::size_t max_suggestions = 10;
 };
 
-// A shape written without tiles is explained on a TPU unless a target says otherwise (issue 17:
-// the answer a TPU user needs without knowing a flag); one with tiles is taken as written.
 explain::Target default_target_for(const std::string& shape_text) {
-  return explain::is_untiled(xla::parse_shape(shape_text)) ? explain::Target::kTpu
-                                                           : explain::Target::kNone;
+  return explain::explain_default_target(xla::parse_shape(shape_text));
 }
 
 void run_explain(const ExplainArguments& args) {

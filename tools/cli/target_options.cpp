@@ -1,6 +1,5 @@
 #include "target_options.h"
 
-#include <cstdlib>
 #include <optional>
 
 namespace tessera::cli {
@@ -23,9 +22,8 @@ explain::Target resolve_target(const TargetArguments& args, explain::Target fall
 }
 
 bool target_is_default(const TargetArguments& args) {
-  const char* environment = std::getenv("TESSERA_TARGET");
   return (args.target_option == nullptr || args.target_option->count() == 0) &&
-         (environment == nullptr || *environment == '\0');
+         !explain::environment_names_target();
 }
 
 }  // namespace tessera::cli

@@ -64,6 +64,8 @@ bool is_tpu(Target target);
 // The target a front end uses: the name it was given, else the environment variable
 // TESSERA_TARGET (when set and not empty), else `fallback`. Throws like parse_target.
 Target target_or_environment(std::optional<std::string_view> given, Target fallback);
+// True when TESSERA_TARGET is set and not empty.
+bool environment_names_target();
 
 // --pred-bits 32 -> kFourBytes, 8 -> kOneByte, 1 -> kOneBit, 0 -> kTargetDefault; other values
 // throw Error(kInvalid).
@@ -105,5 +107,9 @@ xla::Shape apply_target(xla::Shape shape, Target target,
 
 // True when the layout names no tiles and no E(n): the shape a target would tile.
 bool is_untiled(const xla::Shape& shape);
+
+// The target `explain` and `draw` use when none is named: kTpu for a shape written without
+// tiles (what a TPU user needs without knowing a flag), kNone for one written with tiles.
+Target explain_default_target(const xla::Shape& shape);
 
 }  // namespace tessera::explain

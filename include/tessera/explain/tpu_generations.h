@@ -17,10 +17,11 @@ namespace tessera::explain {
 
 struct TpuGeneration {
   Target target = Target::kNone;
-  std::string_view name;         // "tpu-v4"
-  PredStorage pred;              // default pred storage: kFourBytes or kOneByte
-  int64_t sixteen_bit_rows = 8;  // 16-bit tile rows when no small tile applies
-  std::string_view evidence;     // the XLA output this row rests on, with its source
+  std::string_view name;                 // "tpu-v4"
+  PredStorage pred;                      // default pred storage: kFourBytes or kOneByte
+  int64_t sixteen_bit_rows = 8;          // 16-bit tile rows when no small tile applies
+  int64_t sixteen_bit_rows_for_one = 4;  // 16-bit tile rows for a second minor dimension of 1
+  std::string_view evidence;             // the XLA output this row rests on, with its source
 };
 
 // Every generation, oldest first.
