@@ -45,7 +45,7 @@ std::string info_text(const xla::TiledLayout& layout, const std::optional<Target
   std::string out = xla::layout_report_text(layout);
   const int64_t size = layout.size_bytes();
   const int64_t unpadded = unpadded_bytes(layout.shape());
-  out += fmt::format("as XLA says it    Size: {} / Unpadded size: {} ({})\n", xla_size_text(size),
+  out += fmt::format("as XLA says it    Size: {}, Unpadded size: {} ({})\n", xla_size_text(size),
                      xla_size_text(unpadded), xla_expansion_text(size, unpadded));
   if (note) out += target_note_text(*note);
   return out;

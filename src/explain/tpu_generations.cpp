@@ -155,7 +155,7 @@ std::string target_table_text() {
       "print pred as E(32) and bf16 as (8,128)(2,1)\n",
       tpu_generation(Target::kTpu).name);
   out += "none       the layout exactly as written\n\nrules of every generation\n";
-  for (const TpuRule& r : kSharedRules) out += fmt::format("  {:<42} {}\n", r.rule, r.evidence);
+  for (const TpuRule& r : kSharedRules) out += fmt::format("  {:<48} {}\n", r.rule, r.evidence);
   return out;
 }
 

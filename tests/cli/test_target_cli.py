@@ -11,7 +11,7 @@ PUBLIC = [
     ("f32[1024,245,64]{1,2,0:T(8,128)}", "tpu", 64 * 2**20, 64225280),
     ("bf16[512,16,3072]{2,1,0:T(8,128)(2,1)}", "tpu-v3", 48 * 2**20, 48 * 2**20),
     ("f32[1280]{0:T(1024)}", "tpu", 8192, 5120),
-    ("bf16[]{:T(512)(2,1)}", "tpu", 1024, 2),
+    ("bf16[]{:T(512)(2,1)}", "tpu", 2048, 2),  # by the spec: (2,1) pads the one 512-tile row to 2
     ("pred[64,512,2048]{2,1,0:T(8,128)E(32)}", "tpu", 256 * 2**20, 64 * 2**20),
     ("pred[128,512]{0,1:T(8,128)(4,1)}", "tpu-v4", 64 * 1024, 64 * 1024),
     ("bf16[2048,1,2048,128]{0,1,3,2:T(4,128)(2,1)}", "tpu", 4 * 2**30, 2**30),
@@ -54,7 +54,7 @@ def test_explain_defaults_to_tpu_for_an_untiled_shape(tessera):
     assert out["size_bytes"] == 512 * 1024
     text = tessera.run("explain", "f32[1024,3]").stdout
     assert "target            tpu-v3 (tpu)" in text and "--target none" in text
-    assert "Size: 512.0K / Unpadded size: 12.0K" in text
+    assert "Size: 512.0K, Unpadded size: 12.0K, Extra memory due to padding: 500.0K (42.7x expansion)" in text
     literal = tessera.json("explain", "f32[1024,3]", "--target", "none", "--json")
     assert literal["size_bytes"] == 12 * 1024 and literal["target"] == "none"
     # A shape written with tiles is explained as written.

@@ -35,7 +35,7 @@ const PublicLayout kPublicLayouts[] = {
     {"bf16[6291456,4]{1,0:T(8,128)(2,1)}", "tpu-v3", 6291456LL * 128 * 2, 48 * kMiB,
      "pytorch/xla#1965 XLA label (operand)"},
     {"f32[]{:T(256)}", "tpu", 1 * kKiB, 4, "ColabFold#62 XLA label"},
-    {"bf16[]{:T(512)(2,1)}", "tpu", 1 * kKiB, 2, "issue 17"},
+    {"bf16[]{:T(512)(2,1)}", "tpu", 2 * kKiB, 2, "issue 17 (size by the spec: (2,1) pads one row to 2)"},
     {"f32[256]{0:T(256)}", "tpu", 1 * kKiB, 1 * kKiB, "issue 17"},
     {"f32[512]{0:T(512)}", "tpu", 2 * kKiB, 2 * kKiB, "issue 17"},
     {"f32[1280]{0:T(1024)}", "tpu", 8 * kKiB, 5 * kKiB, "issue 17"},
