@@ -113,10 +113,10 @@ std::string explanation_text(const LayoutExplanation& e) {
                      bit_width(e.layout.shape().element_type));
   out += fmt::format("in memory         {} ({} bytes: {} elements x {} bits)\n", human_bytes(size),
                      size, e.layout.physical_elements(), e.layout.element_bits());
-  out += fmt::format("as XLA says it    Size: {}, Unpadded size: {}, Extra memory due to padding: {} ({})\n",
-                     xla_size_text(size), xla_size_text(e.unpadded_bytes),
-                     xla_size_text(size - e.unpadded_bytes),
-                     xla_expansion_text(size, e.unpadded_bytes));
+  out += fmt::format(
+      "as XLA says it    Size: {}, Unpadded size: {}, Extra memory due to padding: {} ({})\n",
+      xla_size_text(size), xla_size_text(e.unpadded_bytes), xla_size_text(size - e.unpadded_bytes),
+      xla_expansion_text(size, e.unpadded_bytes));
   out += fmt::format(
       "padding           {:.2f}% of the elements, {:.2f}% of the bytes; {:.4g}x the data\n",
       100.0 * e.layout.padding_fraction(),
