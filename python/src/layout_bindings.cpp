@@ -10,6 +10,7 @@
 #include "index_arrays.h"
 #include "python_values.h"
 #include "tessera/checked_arithmetic.h"
+#include "tessera/explain/target_note.h"
 #include "tessera/explain/target_profile.h"
 #include "tessera/xla/layout_report.h"
 #include "tessera/xla/notation.h"
@@ -153,12 +154,19 @@ void bind_layout(nb::module_& module) {
           },
           nb::arg("offsets"), nb::sig(kLogicalIndicesSignature), kLogicalIndicesDoc)
       .def(
-          "info", [](const TiledLayout& l) { return json_to_python(xla::layout_report_json(l)); },
+          "info",
+          [](const TiledLayout& l) {
+            return json_to_python(explain::info_json(l, explain::target_note(l.shape())));
+          },
           "The report of `tessera info --json` as a dict: physical dims, the "
           "pad-reshape-transpose\n"
-          "steps of every tile level, sizes, padding fraction.")
+          "steps of every tile level, sizes, unpadded_bytes, padding fraction; for a layout\n"
+          "without tiles also 'tpu': what the array takes on a TPU.")
       .def(
-          "info_text", [](const TiledLayout& l) { return xla::layout_report_text(l); },
+          "info_text",
+          [](const TiledLayout& l) {
+            return explain::info_text(l, explain::target_note(l.shape()));
+          },
           "The report of `tessera info` as text.");
   add_layout_explain(layout);
   add_layout_render(layout);

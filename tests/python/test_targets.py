@@ -45,3 +45,11 @@ def test_to_physical_retiles_only_with_a_target(monkeypatch):
     assert np.array_equal(tessera.from_physical(tiled, "f32[3,5]", target="tpu"), data)
     monkeypatch.setenv("TESSERA_TARGET", "tpu")
     assert tessera.to_physical(data, "f32[3,5]").size == 4 * 128 * 4
+
+
+def test_layout_info_adds_the_tpu_size_of_an_untiled_layout():
+    info = tessera.Layout("f32[1024,3]").info()
+    assert info["size_bytes"] == 12 * 1024 and info["unpadded_bytes"] == 12 * 1024
+    assert info["tpu"]["layout"] == "f32[1024,3]{1,0:T(8,128)}" and info["tpu"]["size_bytes"] == 512 * 1024
+    assert "tpu" not in tessera.Layout("f32[1024,3]{1,0:T(8,128)}").info()
+    assert "on a TPU" in tessera.Layout("f32[1024,3]").info_text()
