@@ -17,43 +17,61 @@ namespace nb = nanobind;
 namespace tessera::python {
 namespace {
 
-explain::ExplainOptions options(std::string_view target, bool pred_one_bit,
-                                std::size_t max_suggestions) {
-  return {.target = explain::parse_target(target),
-          .pred = pred_one_bit ? explain::PredStorage::kOneBit : explain::PredStorage::kFourBytes,
-          .max_suggestions = max_suggestions};
+// pred_bits 32, 8 or 1 (0: the generation's); the older pred_one_bit=True means 1.
+explain::PredStorage pred_storage(bool pred_one_bit, int pred_bits) {
+  return pred_one_bit ? explain::PredStorage::kOneBit : explain::parse_pred_bits(pred_bits);
 }
 
-nb::dict explain_text(std::string_view text, std::string_view target, bool pred_one_bit,
-                      std::size_t max_suggestions) {
-  const explain::LayoutExplanation explanation =
-      explain::explain_layout(text, options(target, pred_one_bit, max_suggestions));
-  return json_to_python(explain::explanation_json(explanation));
+// The same target choice as `tessera explain`: the given one, else TESSERA_TARGET, else the TPU
+// for a shape written without tiles.
+nb::dict explain_text(std::string_view text, std::optional<std::string_view> target,
+                      bool pred_one_bit, int pred_bits, std::size_t max_suggestions) {
+  explain::ExplainOptions options;
+  options.target = explain::target_or_environment(
+      target, explain::explain_default_target(xla::parse_shape(text)));
+  options.target_is_default = !target && !explain::environment_names_target();
+  options.pred = pred_storage(pred_one_bit, pred_bits);
+  options.max_suggestions = max_suggestions;
+  return json_to_python(explain::explanation_json(explain::explain_layout(text, options)));
 }
 
 constexpr const char* kExplainDoc =
     "The report of `tessera explain --json` (of this layout, or of a shape's text such as\n"
     "'s32[2048,1,128,128,4]') as a dict: layout, logical_bytes, size_bytes,\n"
     "padding_fraction, padding_sources (dimension by dimension, tile level by tile level), steps,\n"
-    "and suggestions (other layouts ranked by bytes saved, best first). target='tpu' chooses the\n"
-    "TPU's tiles for a shape written without tiles; pred_one_bit uses the spec's 1-bit pred.";
+    "and suggestions (other layouts ranked by bytes saved, best first). target: 'tpu',\n"
+    "'tpu-v2'..'tpu-v7x' or 'none'; by default TESSERA_TARGET, else 'tpu' for a shape written\n"
+    "without tiles. pred_bits: 32, 8 or 1 (0: the generation's); pred_one_bit is pred_bits=1.";
 
 }  // namespace
 
 void add_layout_explain(nb::class_<xla::TiledLayout>& layout) {
   layout.def(
       "explain",
-      [](const xla::TiledLayout& l, std::string_view target, bool pred_one_bit,
-         std::size_t max_suggestions) {
-        return explain_text(xla::print_shape(l.shape()), target, pred_one_bit, max_suggestions);
+      [](const xla::TiledLayout& l, std::optional<std::string_view> target, bool pred_one_bit,
+         int pred_bits, std::size_t max_suggestions) {
+        return explain_text(xla::print_shape(l.shape()), target, pred_one_bit, pred_bits,
+                            max_suggestions);
       },
-      nb::kw_only(), nb::arg("target") = "none", nb::arg("pred_one_bit") = false,
-      nb::arg("max_suggestions") = 10, kExplainDoc);
+      nb::kw_only(), nb::arg("target") = nb::none(), nb::arg("pred_one_bit") = false,
+      nb::arg("pred_bits") = 0, nb::arg("max_suggestions") = 10, kExplainDoc);
 }
 
 void bind_explain(nb::module_& module) {
-  module.def("explain", &explain_text, nb::arg("shape"), nb::kw_only(), nb::arg("target") = "none",
-             nb::arg("pred_one_bit") = false, nb::arg("max_suggestions") = 10, kExplainDoc);
+  module.def("explain", &explain_text, nb::arg("shape"), nb::kw_only(),
+             nb::arg("target") = nb::none(), nb::arg("pred_one_bit") = false,
+             nb::arg("pred_bits") = 0, nb::arg("max_suggestions") = 10, kExplainDoc);
+  module.def(
+      "_with_target",
+      [](std::string_view shape_text, std::optional<std::string_view> target, int pred_bits) {
+        return xla::TiledLayout(
+            explain::apply_target(xla::parse_shape(shape_text),
+                                  explain::target_or_environment(target, explain::Target::kNone),
+                                  explain::parse_pred_bits(pred_bits)));
+      },
+      nb::arg("shape"), nb::arg("target") = nb::none(), nb::arg("pred_bits") = 0,
+      "The layout of a shape's text with the target's tiles when a target is given or "
+      "TESSERA_TARGET names one (and the shape names no tiles); as written otherwise.");
   module.def(
       "_tpu_layout",
       [](std::string_view shape_text, bool pred_one_bit) {

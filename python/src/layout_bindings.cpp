@@ -10,6 +10,8 @@
 #include "index_arrays.h"
 #include "python_values.h"
 #include "tessera/checked_arithmetic.h"
+#include "tessera/explain/target_note.h"
+#include "tessera/explain/target_profile.h"
 #include "tessera/xla/layout_report.h"
 #include "tessera/xla/notation.h"
 #include "tessera/xla/tiled_layout.h"
@@ -41,8 +43,19 @@ void bind_layout(nb::module_& module) {
             new (self) TiledLayout(parse_layout(text));
           },
           nb::arg("text"))
-      .def_static("parse", &parse_layout, nb::arg("text"),
-                  "Parses 'f32[3,5]{1,0:T(2,2)}' (same as the constructor).")
+      .def_static(
+          "parse",
+          [](std::string_view text, std::optional<std::string_view> target, int pred_bits) {
+            return TiledLayout(explain::apply_target(
+                xla::parse_shape(text),
+                explain::target_or_environment(target, explain::Target::kNone),
+                explain::parse_pred_bits(pred_bits)));
+          },
+          nb::arg("text"), nb::kw_only(), nb::arg("target") = nb::none(), nb::arg("pred_bits") = 0,
+          "Parses 'f32[3,5]{1,0:T(2,2)}'. A shape written without tiles gets the tiles of\n"
+          "target ('tpu', 'tpu-v2'..'tpu-v7x'), or of TESSERA_TARGET when target is None and\n"
+          "it is set; target='none' or neither keeps it as written (like the constructor).\n"
+          "Example: str(Layout.parse('f32[1024,3]', target='tpu')) == 'f32[1024,3]{1,0:T(8,128)}'.")
       .def("__str__", [](const TiledLayout& l) { return xla::print_shape(l.shape()); })
       .def("__repr__",
            [](const TiledLayout& l) { return "Layout('" + xla::print_shape(l.shape()) + "')"; })
@@ -141,12 +154,19 @@ void bind_layout(nb::module_& module) {
           },
           nb::arg("offsets"), nb::sig(kLogicalIndicesSignature), kLogicalIndicesDoc)
       .def(
-          "info", [](const TiledLayout& l) { return json_to_python(xla::layout_report_json(l)); },
+          "info",
+          [](const TiledLayout& l) {
+            return json_to_python(explain::info_json(l, explain::target_note(l.shape())));
+          },
           "The report of `tessera info --json` as a dict: physical dims, the "
           "pad-reshape-transpose\n"
-          "steps of every tile level, sizes, padding fraction.")
+          "steps of every tile level, sizes, unpadded_bytes, padding fraction; for a layout\n"
+          "without tiles also 'tpu': what the array takes on a TPU.")
       .def(
-          "info_text", [](const TiledLayout& l) { return xla::layout_report_text(l); },
+          "info_text",
+          [](const TiledLayout& l) {
+            return explain::info_text(l, explain::target_note(l.shape()));
+          },
           "The report of `tessera info` as text.");
   add_layout_explain(layout);
   add_layout_render(layout);

@@ -70,6 +70,15 @@ def _as_layout(layout: LayoutLike):
     return layout
 
 
+def _targeted(layout: LayoutLike, target: Optional[str]) -> LayoutLike:
+    """`layout` with a target's tiles when `target` is given or TESSERA_TARGET names one and the
+    layout names no tiles (the library decides: tessera/explain/target_profile.h); as written
+    otherwise. NPU tensors are never re-tiled."""
+    if isinstance(layout, (str, Layout)):
+        return _tessera._with_target(str(layout), target)
+    return layout
+
+
 def _row_major(dtype: str, dims: tuple[int, ...], element_bits: Optional[int] = None) -> Layout:
     """The layout of a C-contiguous NumPy array, optionally with elements widened to E(bits)."""
     rank = len(dims)
@@ -156,6 +165,7 @@ def to_physical(
     threads: int = 0,
     keep_padding: bool = False,
     progress: Optional[Callable[[int, int], None]] = None,
+    target: Optional[str] = None,
 ) -> np.ndarray:
     """The bytes of `array` laid out as `layout`: a 1-D uint8 array of layout.size_bytes.
 
@@ -170,10 +180,13 @@ def to_physical(
       are (with out=None they are then undefined).
     progress: optional callable(done_bytes, total_bytes), called every ~32 MiB of output and at
       the end (the same for from_physical and convert); an exception it raises stops the work.
+    target: 'tpu', 'tpu-v2'..'tpu-v7x' or 'none': tiles for a layout written without tiles. By
+      default TESSERA_TARGET when set, else none: bytes move exactly as the layout is written.
 
     Example: to_physical(np.arange(15, dtype=np.float32).reshape(3, 5), "f32[3,5]{1,0:T(2,2)}")
     has 96 bytes; its float32 view is [0, 1, 5, 6, 2, 3, 7, 8, 4, 0, 9, 0, 10, 11, 0, 0, ...].
     """
+    layout = _targeted(layout, target)
     source = np.asarray(array, order="C")  # copies only when `array` is not C-contiguous already
     storage_bits = 8 * source.dtype.itemsize
     fill_bits = _fill_bits(fill, source.dtype)
@@ -219,6 +232,7 @@ def from_physical(
     out: Optional[np.ndarray] = None,
     threads: int = 0,
     progress: Optional[Callable[[int, int], None]] = None,
+    target: Optional[str] = None,
 ) -> np.ndarray:
     """The logical array stored in `buffer` (bytes in `layout`): an array of shape layout.dims and
     the NumPy dtype of the layout's element type. The inverse of to_physical.
@@ -227,9 +241,11 @@ def from_physical(
       layout.size_bytes long; BufferSizeError otherwise.
     out: an existing C-contiguous array of the right shape and dtype to write into.
 
+    target: as for to_physical.
+
     Example: from_physical(to_physical(x, layout), layout) == x for every layout and x.
     """
-    layout = _as_layout(layout)
+    layout = _as_layout(_targeted(layout, target))
     index_map: IndexMap = layout.index_map
     dtype = numpy_dtype(layout.dtype)
     raw = np.frombuffer(buffer, dtype=np.uint8) if not isinstance(buffer, np.ndarray) else buffer

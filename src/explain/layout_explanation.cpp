@@ -5,6 +5,7 @@
 #include <array>
 
 #include "tessera/checked_arithmetic.h"
+#include "tessera/explain/xla_sizes.h"
 #include "tessera/xla/layout_report.h"
 #include "tessera/xla/notation.h"
 
@@ -39,9 +40,11 @@ LayoutExplanation explain_layout(std::string_view shape_text, const ExplainOptio
   std::vector<PaddingSource> padding = padding_breakdown(layout);
   std::vector<LayoutSuggestion> suggestions = suggest_layouts(
       shape, layout.size_bytes(), options.target, options.pred, options.max_suggestions);
-  return LayoutExplanation{std::string(shape_text), options.target, choice.rule,
-                           std::move(layout),       logical_bytes,  std::move(padding),
-                           std::move(suggestions)};
+  const int64_t unpadded = unpadded_bytes(shape);
+  return LayoutExplanation{
+      std::string(shape_text), options.target, choice.rule, options.target_is_default,
+      std::move(layout),       logical_bytes,  unpadded,    std::move(padding),
+      std::move(suggestions)};
 }
 
 nlohmann::ordered_json explanation_json(const LayoutExplanation& e) {
@@ -82,11 +85,13 @@ nlohmann::ordered_json explanation_json(const LayoutExplanation& e) {
       {"logical_elements", e.layout.logical_elements()},
       {"physical_elements", e.layout.physical_elements()},
       {"logical_bytes", e.logical_bytes},
+      {"unpadded_bytes", e.unpadded_bytes},
       {"size_bytes", size},
       {"padding_bytes", size - e.logical_bytes},
       {"padding_fraction", e.layout.padding_fraction()},
       {"waste_fraction", size == 0 ? 0.0 : 1.0 - ratio(e.logical_bytes, size)},
       {"expansion", ratio(size, e.logical_bytes)},
+      {"xla_expansion", ratio(size, e.unpadded_bytes)},
       {"padding_sources", sources},
       {"suggestions", suggestions},
   };
@@ -97,13 +102,21 @@ std::string explanation_text(const LayoutExplanation& e) {
   std::string out;
   out += fmt::format("layout            {}\n", xla::print_shape(e.layout.shape()));
   if (e.target != Target::kNone) {
-    out += fmt::format("{} tiles         {}\n", target_name(e.target), e.tile_rule);
+    out += fmt::format("target            {}{}: {}{}\n", target_name(e.target),
+                       e.target == Target::kTpu ? " (tpu)" : "", e.tile_rule,
+                       e.target_is_default ? " (the default for a shape without tiles; --target "
+                                             "none for the layout as written)"
+                                           : "");
   }
   out += fmt::format("data              {} ({} bytes: {} elements x {} bits)\n",
                      human_bytes(e.logical_bytes), e.logical_bytes, e.layout.logical_elements(),
                      bit_width(e.layout.shape().element_type));
   out += fmt::format("in memory         {} ({} bytes: {} elements x {} bits)\n", human_bytes(size),
                      size, e.layout.physical_elements(), e.layout.element_bits());
+  out += fmt::format(
+      "as XLA says it    Size: {}, Unpadded size: {}, Extra memory due to padding: {} ({})\n",
+      xla_size_text(size), xla_size_text(e.unpadded_bytes), xla_size_text(size - e.unpadded_bytes),
+      xla_expansion_text(size, e.unpadded_bytes));
   out += fmt::format(
       "padding           {:.2f}% of the elements, {:.2f}% of the bytes; {:.4g}x the data\n",
       100.0 * e.layout.padding_fraction(),

@@ -6,6 +6,7 @@
 #include <numeric>
 #include <set>
 
+#include "tessera/explain/tpu_generations.h"
 #include "tessera/xla/notation.h"
 #include "tessera/xla/tiled_layout.h"
 
@@ -64,6 +65,12 @@ xla::Shape relaid(const xla::Shape& shape, const std::vector<int64_t>& m2m, Targ
   return out;
 }
 
+std::string pred_storage_change(PredStorage storage) {
+  if (storage == PredStorage::kOneBit) return "pred stored in 1 bit: the spec's (32,128)(32,1)E(1)";
+  if (storage == PredStorage::kOneByte) return "pred stored in 1 byte, as TPU v4 and later do";
+  return "pred stored in 4 bytes, as TPU v2 and v3 do";
+}
+
 }  // namespace
 
 std::vector<LayoutSuggestion> suggest_layouts(const xla::Shape& shape, int64_t current_size_bytes,
@@ -77,14 +84,14 @@ std::vector<LayoutSuggestion> suggest_layouts(const xla::Shape& shape, int64_t c
     }
     candidates.push_back({relaid(shape, order, target, pred), describe_order(order), moved});
   }
-  if (target == Target::kTpu && shape.element_type == ElementType::kPred) {
-    const PredStorage other =
-        pred == PredStorage::kOneBit ? PredStorage::kFourBytes : PredStorage::kOneBit;
-    candidates.push_back({relaid(shape, current, target, other),
-                          other == PredStorage::kOneBit
-                              ? "pred stored in 1 bit: the spec's (32,128)(32,1)E(1)"
-                              : "pred stored in 4 bytes, as TPUs do today",
-                          1});
+  if (is_tpu(target) && shape.element_type == ElementType::kPred) {
+    const PredStorage current_pred =
+        pred == PredStorage::kTargetDefault ? tpu_generation(target).pred : pred;
+    for (PredStorage other :
+         {PredStorage::kFourBytes, PredStorage::kOneByte, PredStorage::kOneBit}) {
+      if (other == current_pred) continue;
+      candidates.push_back({relaid(shape, current, target, other), pred_storage_change(other), 1});
+    }
   }
   const std::string current_text = xla::print_shape(shape);
   std::set<std::string> seen{current_text};

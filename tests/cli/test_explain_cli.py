@@ -16,6 +16,22 @@ STORED_BITS = {"f32": 32, "s32": 32, "u32": 32, "f64": 64, "s64": 64, "u64": 64,
 INFORMATION_BITS = dict(STORED_BITS, pred=1, c128=128)
 
 
+def tpu_rows(dtype, physical, packing):
+    """Tile rows under `tpu` (tpu-v3): the small tile rule, 16-bit second minor 1 -> 4 rows
+    (pytorch/xla#6674), at least the packing."""
+    second = physical[-2]
+    rows = 2 if 1 <= second <= 2 else 4 if 3 <= second <= 4 else 8
+    if STORED_BITS[dtype] == 16 and second == 1:
+        rows = 4
+    return max(rows, packing)
+
+
+def linear_tile(n, packing):
+    """Rank-1 tile length: 256 / 512 / 1024 by length (f32[1280] -> T(1024)), >= 128 * packing."""
+    length = 256 if n <= 256 else 512 if n <= 512 else 1024
+    return max(length, 128 * max(2, packing))
+
+
 def tpu_tiles(dtype, physical):
     """Expected tile text and bits for physical dims (most major first)."""
     bits = STORED_BITS[dtype]
@@ -25,23 +41,24 @@ def tpu_tiles(dtype, physical):
     default_bits = 8 if bits < 8 or dtype == "pred" else bits
     if bits != default_bits:
         e = f"E({bits})"
-    if len(physical) < 2:
-        return f"({128 * max(2, packing)})" + (f"(128)({packing},1)" if packing > 1 else "") + e
-    second = physical[-2]
-    rows = 2 if 1 <= second <= 2 else 4 if 3 <= second <= 4 else 8
-    rows = max(rows, packing)
-    return f"({rows},128){suffix}{e}"
+    if not physical:
+        return f"({256 * packing})" + suffix + e
+    if len(physical) == 1:
+        return f"({linear_tile(physical[0], packing)})" + (f"(128)({packing},1)" if packing > 1 else "") + e
+    return f"({tpu_rows(dtype, physical, packing)},128){suffix}{e}"
 
 
 def tpu_size_bytes(dtype, physical):
     bits = STORED_BITS[dtype]
     packing = 32 // bits if bits < 32 else 1
-    if len(physical) < 2:
-        n = math.prod(physical)
-        tile = 128 * max(2, packing)
+    if not physical:
+        return 256 * packing * bits // 8
+    if len(physical) == 1:
+        n = physical[0]
+        tile = linear_tile(n, packing)
         return math.ceil(max(n, 1) / tile) * tile * bits // 8
     second = physical[-2]
-    rows = max(2 if 1 <= second <= 2 else 4 if 3 <= second <= 4 else 8, packing)
+    rows = tpu_rows(dtype, physical, packing)
     elements = math.prod(physical[:-2]) * math.ceil(second / rows) * rows * math.ceil(physical[-1] / 128) * 128
     return elements * bits // 8
 
@@ -191,7 +208,11 @@ def test_draw_alternative_packing_mark(tessera, tmp_path):
     ["explain", "f32[3,"],
     ["explain", "q7[3]"],
     ["explain", "f32[3]", "--target", "gpu"],
-    ["explain", "pred[3]", "--target", "tpu", "--pred-bits", "8"],
+    ["explain", "pred[3]", "--target", "tpu", "--pred-bits", "16"],
+    ["explain", "f32[3]", "--target", "tpu-v9"],
+    ["info", "f32[3]", "--target", "gpu"],
+    ["index", "f32[3]", "1", "--target", "TPU"],
+    ["draw", "f32[3]", "--target", "x", "-o", "OUT.svg"],
     ["explain", "f32[3]{1}"],
     ["draw", "f32[3,"],
     ["draw", "F32[3,5]{1,0:T(2,2)}", "-o", "OUT.png"],

@@ -11,12 +11,13 @@
 namespace tessera::explain {
 namespace {
 
-std::string tpu_layout(const char* shape, PredStorage pred = PredStorage::kFourBytes) {
+// The alias `tpu` (tpu-v3) unless a test names another generation.
+std::string tpu_layout(const char* shape, PredStorage pred = PredStorage::kTargetDefault) {
   return xla::print_shape(apply_target(xla::parse_shape(shape), Target::kTpu, pred));
 }
 
 std::string tiles_for(ElementType type, int64_t second_minor,
-                      PredStorage pred = PredStorage::kFourBytes) {
+                      PredStorage pred = PredStorage::kTargetDefault) {
   const std::vector<int64_t> dims{5, second_minor, 300};
   const TileChoice choice = choose_tpu_tiles(type, dims, pred);
   std::string out;
@@ -52,14 +53,17 @@ TEST(ExamplesOfTilingFormats, SixtyFourBitAndComplexTypesTileLikeThirtyTwoBit) {
   }
 }
 
+// Updated for issue 17: a 16-bit second minor dimension of 1 takes 4 rows on tpu-v2..v5p, as
+// XLA printed bf16[2048,1,2048,128]{0,1,3,2:T(4,128)(2,1)} (pytorch/xla#6674); it was 2 before.
 TEST(ExamplesOfTilingFormats, SixteenBitTypesPackPairsWithTwoByOne) {
   for (ElementType type :
        {ElementType::kBF16, ElementType::kF16, ElementType::kS16, ElementType::kU16}) {
     for (int64_t s = 1; s <= 9; ++s) {
-      EXPECT_EQ(tiles_for(type, s), "(" + std::to_string(kRows[s]) + ",128)(2,1)") << s;
+      const int64_t rows = s == 1 ? 4 : kRows[s];
+      EXPECT_EQ(tiles_for(type, s), "(" + std::to_string(rows) + ",128)(2,1)") << s;
     }
   }
-  EXPECT_EQ(tpu_layout("bf16[1,6144]"), "bf16[1,6144]{1,0:T(2,128)(2,1)}");  // as XLA prints it
+  EXPECT_EQ(tpu_layout("bf16[2,6144]"), "bf16[2,6144]{1,0:T(2,128)(2,1)}");
 }
 
 TEST(ExamplesOfTilingFormats, EightBitTypesPackFourWithAtLeastFourRows) {
@@ -82,8 +86,11 @@ TEST(ExamplesOfTilingFormats, SubByteTypesPackToThirtyTwoBits) {
   }
 }
 
+// `tpu` is tpu-v3: pred in 4 bytes unless --pred-bits says otherwise.
 TEST(ExamplesOfTilingFormats, PredTakesFourBytesTodayOrOneBit) {
   for (int64_t s = 1; s <= 9; ++s) {
+    EXPECT_EQ(tiles_for(ElementType::kPred, s, PredStorage::kFourBytes),
+              "(" + std::to_string(kRows[s]) + ",128)E(32)");
     EXPECT_EQ(tiles_for(ElementType::kPred, s), "(" + std::to_string(kRows[s]) + ",128)E(32)");
     EXPECT_EQ(tiles_for(ElementType::kPred, s, PredStorage::kOneBit), "(32,128)(32,1)E(1)");
   }
@@ -94,12 +101,16 @@ TEST(ExamplesOfTilingFormats, PredTakesFourBytesTodayOrOneBit) {
   EXPECT_EQ(one.size_bytes(), 32 * 128 / 8);
 }
 
+// Updated for issue 17: vectors longer than 256 take T(512) or T(1024) as XLA prints them
+// (s8[1000] was T(512)(128)(4,1) before), and a bf16 scalar is T(512)(2,1).
 TEST(ExamplesOfTilingFormats, VectorsAndScalarsUseTheLinearTile) {
   EXPECT_EQ(tpu_layout("f32[100]"), "f32[100]{0:T(256)}");
   EXPECT_EQ(tpu_layout("bf16[128]"), "bf16[128]{0:T(256)(128)(2,1)}");
-  EXPECT_EQ(tpu_layout("s8[1000]"), "s8[1000]{0:T(512)(128)(4,1)}");
+  EXPECT_EQ(tpu_layout("s8[1000]"), "s8[1000]{0:T(1024)(128)(4,1)}");
+  EXPECT_EQ(tpu_layout("s8[100]"), "s8[100]{0:T(512)(128)(4,1)}");
   EXPECT_EQ(tpu_layout("s4[10]"), "s4[10]{0:T(1024)(128)(8,1)E(4)}");
   EXPECT_EQ(tpu_layout("f32[]"), "f32[]{:T(256)}");
+  EXPECT_EQ(tpu_layout("bf16[]"), "bf16[]{:T(512)(2,1)}");
   EXPECT_EQ(xla::TiledLayout(xla::parse_shape(tpu_layout("f32[]"))).size_bytes(), 1024);
   EXPECT_EQ(xla::TiledLayout(xla::parse_shape(tpu_layout("bf16[300]"))).size_bytes(), 2 * 512);
 }
@@ -123,7 +134,10 @@ TEST(ExamplesOfTilingFormats, WrittenTilesAreKept) {
 TEST(TargetProfile, TargetsParseAndUnknownOnesAreErrors) {
   EXPECT_EQ(parse_target("tpu"), Target::kTpu);
   EXPECT_EQ(parse_target("none"), Target::kNone);
+  EXPECT_EQ(parse_target("tpu-v5e"), Target::kTpuV5e);
+  EXPECT_EQ(target_name(Target::kTpu), "tpu-v3");
   EXPECT_THROW(parse_target("gpu"), Error);
+  EXPECT_THROW(parse_target("TPU-V4"), Error);
   EXPECT_EQ(xla::print_shape(apply_target(xla::parse_shape("f32[3,5]"), Target::kNone)),
             "f32[3,5]{1,0}");
 }

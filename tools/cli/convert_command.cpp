@@ -14,7 +14,9 @@
 
 #include "command_registry.h"
 #include "progress_line.h"
+#include "target_options.h"
 #include "tessera/error.h"
+#include "tessera/explain/target_profile.h"
 #include "tessera/io/atomic_file.h"
 #include "tessera/io/input_file.h"
 #include "tessera/relayout/fill_value.h"
@@ -38,6 +40,7 @@ struct ConvertArguments {
   bool overwrite = false;
   bool quiet = false;
   bool progress = false;
+  TargetArguments targets;
 };
 
 bool is_npy(const std::string& path) {
@@ -93,13 +96,20 @@ xla::Shape npy_side(const std::string& flag, const std::string& written, const s
   return shape;
 }
 
+// A raw side's layout; an XLA shape written without tiles gets the target's tiles when a target
+// was asked for (--target or TESSERA_TARGET): data is never re-tiled by a default (issue 17).
 relayout::LayoutOperand compile_layout(const std::string& flag, const std::string& text,
-                                       const std::string& path) {
+                                       const std::string& path, const ConvertArguments& args) {
   if (text.empty()) {
     throw Error(ErrorKind::kInvalid,
                 fmt::format("{} is required: '{}' is a raw file, not a .npy file", flag, path));
   }
-  return relayout::parse_layout_operand(text);
+  const explain::Target target = resolve_target(args.targets, explain::Target::kNone);
+  if (!explain::is_tpu(target) || text.starts_with("npu:")) {
+    return relayout::parse_layout_operand(text);
+  }
+  return relayout::parse_layout_operand(xla::print_shape(explain::apply_target(
+      xla::parse_shape(text), target, explain::parse_pred_bits(args.targets.pred_bits))));
 }
 
 std::string dims_text(const std::vector<int64_t>& dims) {
@@ -138,7 +148,7 @@ void convert(const ConvertArguments& args) {
         relayout::xla_operand(npy_side("--from", args.from, args.input, header, type_of(args.to)));
     data_offset = header.data_offset;
   } else {
-    from = compile_layout("--from", args.from, args.input);
+    from = compile_layout("--from", args.from, args.input, args);
   }
   relayout::LayoutOperand to;
   const bool npu_image = args.to.starts_with("npu:");
@@ -149,7 +159,7 @@ void convert(const ConvertArguments& args) {
     header.shape = from.dims;
     to = relayout::xla_operand(npy_side("--to", args.to, args.output, header, from.type));
   } else {
-    to = compile_layout("--to", args.to, args.output);
+    to = compile_layout("--to", args.to, args.output, args);
   }
   if (from.type != to.type || from.dims != to.dims) {
     throw Error(
@@ -245,6 +255,9 @@ void install(CLI::App& app) {
       ->add_flag("--progress", args->progress,
                  "Show a progress line on stderr even when it is not a terminal")
       ->excludes(quiet);
+  add_target_options(command, args->targets,
+                     "Tiles for a raw side's shape written without tiles (default: none, the "
+                     "layouts exactly as written)");
   command->callback([args] { convert(*args); });
 }
 

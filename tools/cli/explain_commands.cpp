@@ -6,9 +6,11 @@
 #include <string>
 
 #include "command_registry.h"
+#include "target_options.h"
 #include "tessera/error.h"
 #include "tessera/explain/layout_explanation.h"
 #include "tessera/explain/npu_explanation.h"
+#include "tessera/explain/tpu_generations.h"
 #include "tessera/integer_text.h"
 #include "tessera/npu/npu_arguments.h"
 #include "tessera/render/npu_picture.h"
@@ -21,25 +23,27 @@ namespace {
 
 struct ExplainArguments {
   std::string shape;
-  std::string target = "none";
-  int pred_bits = 32;
+  TargetArguments targets;
   bool json = false;
+  bool list_targets = false;
   std::size_t max_suggestions = 10;
 };
 
-explain::PredStorage parse_pred_bits(int bits) {
-  if (bits == 32) return explain::PredStorage::kFourBytes;
-  if (bits == 1) return explain::PredStorage::kOneBit;
-  throw Error(ErrorKind::kInvalid,
-              fmt::format("--pred-bits {} is not a TPU pred storage; use 32 (today) or 1", bits));
+explain::Target default_target_for(const std::string& shape_text) {
+  return explain::explain_default_target(xla::parse_shape(shape_text));
 }
 
 void run_explain(const ExplainArguments& args) {
+  if (args.list_targets) {
+    std::cout << explain::target_table_text();
+    return;
+  }
   explain::ExplainOptions options;
-  options.target = explain::parse_target(args.target);
-  options.pred = parse_pred_bits(args.pred_bits);
+  options.pred = explain::parse_pred_bits(args.targets.pred_bits);
   options.max_suggestions = args.max_suggestions;
   if (!args.shape.empty()) {
+    options.target = resolve_target(args.targets, default_target_for(args.shape));
+    options.target_is_default = target_is_default(args.targets) && explain::is_tpu(options.target);
     const auto explanation = explain::explain_layout(args.shape, options);
     std::cout << (args.json ? explain::explanation_json(explanation).dump(2) + "\n"
                             : explain::explanation_text(explanation));
@@ -148,8 +152,7 @@ void check_max_cells(int64_t max_cells) {
 struct DrawArguments {
   std::string shape;
   std::string output;
-  std::string target = "none";
-  int pred_bits = 32;
+  TargetArguments targets;
   std::string window;
   std::string mark;
   int64_t max_cells = 4096;
@@ -160,9 +163,11 @@ void run_draw(const DrawArguments& args) {
     throw Error(ErrorKind::kInvalid, "draw needs a SHAPE (or 'draw npu ...') and -o FILE");
   }
   if (args.output.empty()) throw Error(ErrorKind::kInvalid, "draw needs -o FILE.svg or FILE.html");
+  const explain::Target target = resolve_target(args.targets, default_target_for(args.shape));
+  explain::TileChoice choice;
   const xla::Shape shape =
-      explain::apply_target(xla::parse_shape(args.shape), explain::parse_target(args.target),
-                            parse_pred_bits(args.pred_bits));
+      explain::apply_target(xla::parse_shape(args.shape), target,
+                            explain::parse_pred_bits(args.targets.pred_bits), &choice);
   const xla::TiledLayout layout(shape);
   render::XlaPictureOptions options;
   if (!args.window.empty()) options.window = render::parse_window(args.window);
@@ -171,6 +176,13 @@ void run_draw(const DrawArguments& args) {
   options.max_cells = args.max_cells;
   render::write_picture(render::build_xla_picture(layout, options), args.output);
   std::cout << fmt::format("wrote {} ({})\n", args.output, xla::print_shape(shape));
+  if (explain::is_tpu(target)) {
+    std::cout << fmt::format("target {}{}: {}\n", explain::target_name(target),
+                             target_is_default(args.targets) ? " (default; --target none for the "
+                                                               "layout as written)"
+                                                             : "",
+                             choice.rule);
+  }
 }
 
 void run_draw_npu(NpuPlacementArguments& a, const DrawArguments& output) {
@@ -192,8 +204,7 @@ void install_draw(CLI::App& app) {
   draw->add_option("shape", args->shape, "Shape with layout, e.g. 'F32[3,5]{1,0:T(2,2)}'");
   draw->add_option("-o,--output", args->output,
                    "Output file: .svg (picture) or .html (interactive page)");
-  draw->add_option("--target", args->target, "Choose tiles for a shape without tiles: tpu");
-  draw->add_option("--pred-bits", args->pred_bits, "TPU pred storage: 32 or 1");
+  add_target_options(draw, args->targets, "Tiles for a shape written without tiles (default tpu)");
   draw->add_option("--window", args->window,
                    "Grid part to draw, R0:R1,C0:C1 (end excluded), e.g. 0:16,0:64");
   draw->add_option("--mark", args->mark, "Mark a logical index with a red dot, e.g. 6,5");
@@ -221,10 +232,10 @@ void install(CLI::App& app) {
   explain->add_option("shape", args->shape,
                       "Shape, e.g. 's32[2048,1,128,128,4]' or 'F32[3,5]{1,0:T(2,2)}' (none: the "
                       "built-in examples)");
-  explain->add_option("--target", args->target,
-                      "Choose tiles for a shape written without tiles: tpu (or none)");
-  explain->add_option("--pred-bits", args->pred_bits,
-                      "TPU pred storage: 32 (4 bytes, today) or 1 (the spec's 1-bit tiling)");
+  add_target_options(explain, args->targets,
+                     "Tiles for a shape written without tiles (default tpu)");
+  explain->add_flag("--list-targets", args->list_targets,
+                    "Print the TPU generation table with its evidence");
   explain->add_option("--max-suggestions", args->max_suggestions, "Suggestions to list (10)");
   explain->add_flag("--json", args->json, "One JSON object instead of text");
   auto npu_args = std::make_shared<NpuPlacementArguments>();

@@ -1,15 +1,19 @@
-// `tessera index`, `unindex`, `info`: the XLA tiled layout family.
+// `tessera index`, `unindex`, `info`: the XLA tiled layout family. A shape keeps its literal
+// meaning unless --target or TESSERA_TARGET names a target; an untiled shape read literally gets
+// one more line saying what a TPU would take (issue 17).
 #include <fmt/format.h>
 
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "cli_support.h"
 #include "command_registry.h"
+#include "target_options.h"
+#include "tessera/explain/target_note.h"
 #include "tessera/integer_text.h"
-#include "tessera/xla/layout_report.h"
 #include "tessera/xla/notation.h"
 #include "tessera/xla/tiled_layout.h"
 
@@ -19,12 +23,34 @@ namespace {
 struct XlaArguments {
   std::string shape;
   std::vector<std::string> values;
+  TargetArguments targets;
   bool json = false;
 };
 
-xla::TiledLayout compile(const std::string& text) {
-  return xla::TiledLayout(xla::parse_shape(text));
+struct Compiled {
+  xla::TiledLayout layout;
+  std::optional<explain::TargetNote> note;  // the TPU size of a literal, untiled shape
+};
+
+Compiled compile(const XlaArguments& args) {
+  const xla::Shape written = xla::parse_shape(args.shape);
+  const explain::PredStorage pred = explain::parse_pred_bits(args.targets.pred_bits);
+  const explain::Target target = resolve_target(args.targets, explain::Target::kNone);
+  if (explain::is_tpu(target)) {
+    return {xla::TiledLayout(explain::apply_target(written, target, pred)), std::nullopt};
+  }
+  std::optional<explain::TargetNote> note;
+  if (target_is_default(args.targets))
+    note = explain::target_note(written, explain::Target::kTpu, pred);
+  return {xla::TiledLayout(written), note};
 }
+
+// index and unindex print one value per line on stdout; the note goes to stderr.
+void print_note(const Compiled& compiled) {
+  if (compiled.note) std::cerr << "note: " << explain::target_note_text(*compiled.note);
+}
+
+const char* const kTargetHelp = "Tiles for a shape written without tiles (default: as written)";
 
 void install(CLI::App& app) {
   auto args = std::make_shared<XlaArguments>();
@@ -36,40 +62,47 @@ void install(CLI::App& app) {
       ->add_option("indices", args->values,
                    "Logical indices, comma-separated ('2,3'; '' for a scalar)")
       ->required();
+  add_target_options(index, args->targets, kTargetHelp);
   index->callback([args] {
-    const xla::TiledLayout layout = compile(args->shape);
+    const Compiled compiled = compile(*args);
     std::string out;
     for (const std::string& text : args->values) {
       const auto idx = parse_integer_list(text, "index component");
-      out += fmt::format("{}\n", layout.index_map().linear_index(idx));
+      out += fmt::format("{}\n", compiled.layout.index_map().linear_index(idx));
     }
     std::cout << out;
+    print_note(compiled);
   });
 
+  args = std::make_shared<XlaArguments>();
   auto* unindex =
       app.add_subcommand("unindex", "Logical index stored at element offsets (or 'padding')");
   unindex->add_option("shape", args->shape, "Shape with layout")->required();
   unindex->add_option("offsets", args->values, "Element offsets")->required();
+  add_target_options(unindex, args->targets, kTargetHelp);
   unindex->callback([args] {
-    const xla::TiledLayout layout = compile(args->shape);
+    const Compiled compiled = compile(*args);
     std::string out;
     for (const std::string& text : args->values) {
-      const auto idx = layout.index_map().logical_index(parse_integer(text, "offset"));
+      const auto idx = compiled.layout.index_map().logical_index(parse_integer(text, "offset"));
       out += idx ? join_integers(*idx) + "\n" : std::string("padding\n");
     }
     std::cout << out;
+    print_note(compiled);
   });
 
+  args = std::make_shared<XlaArguments>();
   auto* info =
       app.add_subcommand("info", "Physical shape, sizes, padding and tiling steps of a layout");
   info->add_option("shape", args->shape, "Shape with layout")->required();
   info->add_flag("--json", args->json, "One JSON object instead of text");
+  add_target_options(info, args->targets, kTargetHelp);
   info->callback([args] {
-    const xla::TiledLayout layout = compile(args->shape);
+    const Compiled compiled = compile(*args);
     if (args->json) {
-      std::cout << xla::layout_report_json(layout).dump(2) << "\n";
+      std::cout << explain::info_json(compiled.layout, compiled.note).dump(2) << "\n";
     } else {
-      std::cout << xla::layout_report_text(layout);
+      std::cout << explain::info_text(compiled.layout, compiled.note);
     }
   });
 }

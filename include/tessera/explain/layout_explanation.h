@@ -17,16 +17,19 @@ namespace tessera::explain {
 
 struct ExplainOptions {
   Target target = Target::kNone;
-  PredStorage pred = PredStorage::kFourBytes;
+  PredStorage pred = PredStorage::kTargetDefault;
   std::size_t max_suggestions = 10;
+  bool target_is_default = false;  // the text then says how to get the literal layout
 };
 
 struct LayoutExplanation {
   std::string input;  // the shape as the user wrote it
   Target target = Target::kNone;
-  std::string tile_rule;      // how the tiles were chosen (empty without a target)
-  xla::TiledLayout layout;    // the layout explained (with the target's tiles when chosen)
-  int64_t logical_bytes = 0;  // bytes of information: elements x the type's bits, rounded up
+  std::string tile_rule;  // how the tiles were chosen (empty without a target)
+  bool target_is_default = false;
+  xla::TiledLayout layout;     // the layout explained (with the target's tiles when chosen)
+  int64_t logical_bytes = 0;   // bytes of information: elements x the type's bits, rounded up
+  int64_t unpadded_bytes = 0;  // XLA's "Unpadded size" (xla_sizes.h): pred counts 1 byte
   std::vector<PaddingSource> padding;
   std::vector<LayoutSuggestion> suggestions;
 };
@@ -40,9 +43,10 @@ LayoutExplanation explain_layout(std::string_view shape_text, const ExplainOptio
 
 // One object: input, target, tile_rule, layout (canonical), dtype, element_bits, dims,
 // minor_to_major, tiles, physical_dims, steps (layout_report_json's), logical_elements,
-// physical_elements, logical_bytes, size_bytes, padding_bytes, padding_fraction (of elements),
-// waste_fraction (1 - logical_bytes/size_bytes), expansion (size_bytes/logical_bytes),
-// padding_sources [{kind, level, tile, dimension, entry, from, to, factor, text}],
+// physical_elements, logical_bytes, unpadded_bytes (XLA's "Unpadded size"), size_bytes,
+// padding_bytes, padding_fraction (of elements), waste_fraction (1 - logical_bytes/size_bytes),
+// expansion (size_bytes/logical_bytes), xla_expansion (size_bytes/unpadded_bytes, the OOM report's
+// factor), padding_sources [{kind, level, tile, dimension, entry, from, to, factor, text}],
 // suggestions [{layout, size_bytes, bytes_saved, padding_fraction, change}] best first.
 nlohmann::ordered_json explanation_json(const LayoutExplanation& explanation);
 

@@ -1,7 +1,7 @@
 // A target profile: the tiles an accelerator picks for a shape written without tiles.
 //
-// The TPU profile is the tiled layout spec's "Examples of tiling formats" as one table
-// (README: "Target profiles" shows it and says how to extend it):
+// The TPU profile is one set of rules with per-generation rows (tpu_generations.h holds the
+// table and the public XLA output each row rests on; README: "Target profiles"):
 //
 //   element class          stored bits  packing p  tiles (rank >= 2)        example
 //   32-bit (f32 s32 u32)        32          1      (R,128)                  f32[3,256] -> T(4,128)
@@ -11,19 +11,21 @@
 //   4-bit (s4 u4 f4e2m1fn)       4          8      (R,128)(8,1)E(4)
 //   2-bit (s2 u2)                2         16      (R,128)(16,1)E(2)
 //   1-bit (s1 u1)                1         32      (R,128)(32,1)E(1)
-//   pred (today)                32          1      (R,128)E(32)             4 bytes per bool
-//   pred (1-bit option)          1         32      (R,128)(32,1)E(1)        spec item 7
+//   pred, --pred-bits 32        32          1      (R,128)E(32)             tpu-v2, tpu-v3
+//   pred, --pred-bits 8          8          4      (R,128)(4,1)             tpu-v4 and later
+//   pred, --pred-bits 1          1         32      (R,128)(32,1)E(1)        spec item 7
 //
 // R, the tile rows, comes from the "small tile" rule on the second most minor *physical*
-// dimension: 1-2 -> 2, 3-4 -> 4, otherwise 8; then R = max(R, p) so the packing tile (p,1)
-// never pads inside a tile (bf16[1,6144] -> T(2,128)(2,1) as XLA prints it; s8[1,256] ->
-// T(4,128)(4,1); s4 always -> T(8,128)(8,1)E(4)).
-// Rank 1 uses XLA's linear format T(128*max(2,p)) followed by (128)(p,1) when packed:
-// f32[100] -> T(256), bf16[128] -> T(256)(128)(2,1); rank 0 is a rank-1 vector of one element
-// (f32[] -> T(256), 1 KiB, as XLA prints f32[]{:T(256)}).
+// dimension: 1-2 -> 2, 3-4 -> 4, otherwise 8 (16-bit: 1 -> 4, and the generation's standard rows,
+// 16 on tpu-v6e/v7x); then R = max(R, p) so the packing tile (p,1) never pads inside a tile.
+// Rank 1 uses XLA's linear format T(L), L = 256 up to 256 elements, 512 up to 512, else 1024
+// (at least 128*p), followed by (128)(p,1) when packed: f32[100] -> T(256), f32[1280] ->
+// T(1024), bf16[128] -> T(256)(128)(2,1). Rank 0 is T(256*p), then (p,1) when packed:
+// f32[] -> T(256) (1 KiB), bf16[] -> T(512)(2,1).
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -34,14 +36,40 @@
 
 namespace tessera::explain {
 
-enum class Target { kNone, kTpu };
+// kNone keeps a layout as written; the others are TPU generations. kTpu, the name "tpu", is an
+// alias of the generation the public record supports best (tpu_generations.h says why).
+enum class Target {
+  kNone,
+  kTpuV2,
+  kTpuV3,
+  kTpuV4,
+  kTpuV5e,
+  kTpuV5p,
+  kTpuV6e,
+  kTpuV7x,
+  kTpu = kTpuV3,
+};
 
-// How a TPU stores pred: 4 bytes today, or the spec's proposed 1 bit.
-enum class PredStorage { kFourBytes, kOneBit };
+// How a TPU stores pred: 4 bytes (E(32)), 1 byte packed like s8, or the spec's proposed 1 bit.
+// kTargetDefault: as the target generation does (tpu-v2/v3: 4 bytes; tpu-v4 and later: 1 byte).
+enum class PredStorage { kFourBytes, kOneBit, kOneByte, kTargetDefault };
 
-// "tpu" -> kTpu, "none" -> kNone; throws Error(kInvalid) listing the known targets otherwise.
+// "tpu" -> kTpu, "tpu-v5e" -> kTpuV5e, "none" -> kNone; throws Error(kInvalid) listing the
+// known targets otherwise.
 Target parse_target(std::string_view name);
+// The generation's own name: target_name(Target::kTpu) == "tpu-v3"; "none" for kNone.
 std::string_view target_name(Target target);
+bool is_tpu(Target target);
+
+// The target a front end uses: the name it was given, else the environment variable
+// TESSERA_TARGET (when set and not empty), else `fallback`. Throws like parse_target.
+Target target_or_environment(std::optional<std::string_view> given, Target fallback);
+// True when TESSERA_TARGET is set and not empty.
+bool environment_names_target();
+
+// --pred-bits 32 -> kFourBytes, 8 -> kOneByte, 1 -> kOneBit, 0 -> kTargetDefault; other values
+// throw Error(kInvalid).
+PredStorage parse_pred_bits(int bits);
 
 // What a profile chose for one shape, and why, in words.
 struct TileChoice {
@@ -54,20 +82,34 @@ struct TileChoice {
 // tpu_tile_rows(1) == 2, tpu_tile_rows(4) == 4, tpu_tile_rows(5) == 8, tpu_tile_rows(0) == 8.
 int64_t tpu_tile_rows(int64_t second_minor_size);
 
+// The rank-1 linear tile length for `elements` values: 256, 512 or 1024 (rank-1 rule above).
+int64_t tpu_linear_tile(int64_t elements);
+
 // Bits one element of `type` occupies on a TPU: tpu_stored_bits(kBF16) == 16,
-// tpu_stored_bits(kPred) == 32 (or 1 with PredStorage::kOneBit), tpu_stored_bits(kS4) == 4.
+// tpu_stored_bits(kPred) == 32 (8 with kOneByte, 1 with kOneBit), tpu_stored_bits(kS4) == 4.
+// kTargetDefault is read as kFourBytes here (use the overload with a target).
 int tpu_stored_bits(ElementType type, PredStorage pred);
 
-// The TPU tiles for `type` laid out with physical dims `physical_order_dims` (most major first).
+// The TPU tiles for `type` laid out with physical dims `physical_order_dims` (most major first),
+// under generation `target` (kTpu unless given; kNone is read as kTpu).
 // Example: choose_tpu_tiles(kBF16, {7, 3, 256}) -> tiles (4,128)(2,1), element bits 0.
 TileChoice choose_tpu_tiles(ElementType type, std::span<const int64_t> physical_order_dims,
-                            PredStorage pred = PredStorage::kFourBytes);
+                            PredStorage pred = PredStorage::kTargetDefault,
+                            Target target = Target::kTpu);
 
 // `shape` with the target's tiles applied to its own minor_to_major, unless the layout already
 // names tiles or E(n) (then it is returned unchanged and `choice`, if given, says so).
 // Example: apply_target(parse_shape("s32[2048,1,128,128,4]"), kTpu) ->
 //   s32[2048,1,128,128,4]{4,3,2,1,0:T(8,128)}.
-xla::Shape apply_target(xla::Shape shape, Target target, PredStorage pred = PredStorage::kFourBytes,
+xla::Shape apply_target(xla::Shape shape, Target target,
+                        PredStorage pred = PredStorage::kTargetDefault,
                         TileChoice* choice = nullptr);
+
+// True when the layout names no tiles and no E(n): the shape a target would tile.
+bool is_untiled(const xla::Shape& shape);
+
+// The target `explain` and `draw` use when none is named: kTpu for a shape written without
+// tiles (what a TPU user needs without knowing a flag), kNone for one written with tiles.
+Target explain_default_target(const xla::Shape& shape);
 
 }  // namespace tessera::explain

@@ -1,0 +1,47 @@
+// `tessera info` (and index/unindex) of a shape written without tiles keep XLA's literal meaning,
+// but say in one line what the same array takes on a TPU, so nobody reads "0% padding" without
+// learning what a TPU does.
+//
+// Example: info of f32[1024,3] -> the literal report (12 KiB, unpadded_bytes 12288) and
+//   tpu {target "tpu-v3", layout "f32[1024,3]{1,0:T(4,128)}"... }: the note line reads
+//   "on a TPU          f32[1024,3]{1,0:T(4,128)} takes 512.0K (524288 bytes, 42.7x expansion);
+//    --target tpu to use it".
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+
+#include "tessera/explain/target_profile.h"
+#include "tessera/xla/tiled_layout.h"
+
+namespace tessera::explain {
+
+struct TargetNote {
+  Target target = Target::kTpu;
+  std::string layout;  // canonical, with the target's tiles
+  int64_t size_bytes = 0;
+  int64_t unpadded_bytes = 0;
+  std::string rule;
+};
+
+// The note for `shape` under `target`; nullopt when the shape names tiles or E(n) (nothing to
+// add) or the target is kNone.
+std::optional<TargetNote> target_note(const xla::Shape& shape, Target target = Target::kTpu,
+                                      PredStorage pred = PredStorage::kTargetDefault);
+
+// {target, layout, size_bytes, unpadded_bytes, size_text, rule}
+nlohmann::ordered_json target_note_json(const TargetNote& note);
+
+// One line, ending in a newline.
+std::string target_note_text(const TargetNote& note);
+
+// `tessera info --json`: layout_report_json plus unpadded_bytes, and "tpu" when a note is given.
+nlohmann::ordered_json info_json(const xla::TiledLayout& layout,
+                                 const std::optional<TargetNote>& note);
+
+// `tessera info`: layout_report_text plus XLA's size words, and the note line when given.
+std::string info_text(const xla::TiledLayout& layout, const std::optional<TargetNote>& note);
+
+}  // namespace tessera::explain

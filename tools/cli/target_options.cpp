@@ -1,0 +1,29 @@
+#include "target_options.h"
+
+#include <optional>
+
+namespace tessera::cli {
+
+void add_target_options(CLI::App* command, TargetArguments& args, const std::string& help) {
+  args.target_option = command->add_option("--target", args.target,
+                                           help +
+                                               " (also TESSERA_TARGET): tpu, tpu-v2, tpu-v3, "
+                                               "tpu-v4, tpu-v5e, tpu-v5p, tpu-v6e, tpu-v7x, "
+                                               "none");
+  command->add_option("--pred-bits", args.pred_bits,
+                      "TPU pred storage: 32 (E(32)), 8 ((4,1)) or 1 ((32,1)E(1)); default: the "
+                      "generation's");
+}
+
+explain::Target resolve_target(const TargetArguments& args, explain::Target fallback) {
+  std::optional<std::string_view> given;
+  if (args.target_option != nullptr && args.target_option->count() > 0) given = args.target;
+  return explain::target_or_environment(given, fallback);
+}
+
+bool target_is_default(const TargetArguments& args) {
+  return (args.target_option == nullptr || args.target_option->count() == 0) &&
+         !explain::environment_names_target();
+}
+
+}  // namespace tessera::cli

@@ -1,0 +1,26 @@
+// --target and --pred-bits, shared by every command that takes a shape (README: "Target
+// profiles"). The names and their meaning live in the library (tessera/explain/target_profile.h).
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <string>
+
+#include "tessera/explain/target_profile.h"
+
+namespace tessera::cli {
+
+struct TargetArguments {
+  std::string target;
+  int pred_bits = 0;  // 0: the target generation's own pred storage
+  CLI::Option* target_option = nullptr;
+};
+
+void add_target_options(CLI::App* command, TargetArguments& args, const std::string& help);
+
+// --target when given, else TESSERA_TARGET, else `fallback`.
+explain::Target resolve_target(const TargetArguments& args, explain::Target fallback);
+
+// True when neither --target nor TESSERA_TARGET named a target.
+bool target_is_default(const TargetArguments& args);
+
+}  // namespace tessera::cli
