@@ -5,7 +5,6 @@
 #include <string>
 
 #include "tessera/error.h"
-#include "tessera/relayout/fill_value.h"
 
 namespace tessera::relayout {
 namespace {
@@ -56,25 +55,6 @@ TEST(NpyFile, DescrsAcceptedPerType) {
   EXPECT_TRUE(npy_descr_accepts("|b1", ElementType::kPred));
   EXPECT_TRUE(npy_descr_accepts("|i1", ElementType::kS4));
   EXPECT_FALSE(npy_descr_accepts("<i2", ElementType::kS4));
-}
-
-TEST(FillValue, ParsesNumbersPerType) {
-  EXPECT_EQ(parse_fill_value("1", ElementType::kF32), 0x3f800000u);
-  EXPECT_EQ(parse_fill_value("-1.5", ElementType::kF64), 0xbff8000000000000u);
-  EXPECT_EQ(parse_fill_value("1", ElementType::kBF16), 0x3f80u);
-  EXPECT_EQ(parse_fill_value("1", ElementType::kF16), 0x3c00u);
-  EXPECT_EQ(parse_fill_value("65504", ElementType::kF16), 0x7bffu);
-  EXPECT_EQ(parse_fill_value("1e6", ElementType::kF16), 0x7c00u);
-  EXPECT_EQ(parse_fill_value("-1", ElementType::kS8), 0xffu);
-  EXPECT_EQ(parse_fill_value("-1", ElementType::kS4), 0xfu);
-  EXPECT_EQ(parse_fill_value("true", ElementType::kPred), 1u);
-  EXPECT_EQ(parse_fill_value("0x7fc00000", ElementType::kF32), 0x7fc00000u);
-  EXPECT_THROW(parse_fill_value("300", ElementType::kU8), Error);
-  EXPECT_THROW(parse_fill_value("8", ElementType::kS4), Error);
-  EXPECT_THROW(parse_fill_value("abc", ElementType::kF32), Error);
-  EXPECT_THROW(parse_fill_value("0x1ff", ElementType::kU8), Error);
-  EXPECT_THROW(parse_fill_value("1.0", ElementType::kF8E4M3FN), Error);
-  EXPECT_THROW(parse_fill_value("2", ElementType::kPred), Error);
 }
 
 }  // namespace

@@ -1,0 +1,53 @@
+"""Issue 14: hostile input through the CLI: refused with exit 2 and a clear `error:`, never a wrong
+answer. (The Python side of the same table is tests/python/test_cli_parity.py.)"""
+
+import numpy as np
+import pytest
+
+
+def convert_with_fill(tessera, tmp_path, dtype_text, fill, check=True):
+    src = tmp_path / "in.bin"
+    src.write_bytes(bytes(np.dtype({"f16": "f2", "s64": "i8", "u8": "u1", "s32": "i4", "f32": "f4"}[dtype_text]).itemsize))
+    args = ["convert", "--from", f"{dtype_text}[1]", "--to", f"{dtype_text}[1]{{0:T(2)}}", "--fill", fill,
+            str(src), str(tmp_path / "out.bin")]
+    return tessera.run(*args) if check else tessera.fails(*args)
+
+
+def test_f16_fill_rounds_once_like_numpy(tessera, tmp_path):
+    """Regression: 1.000488281250001 went through float and became 0x3c00; NumPy gives 0x3c01."""
+    convert_with_fill(tessera, tmp_path, "f16", "1.000488281250001")
+    padding = np.fromfile(tmp_path / "out.bin", np.uint16)[1]
+    assert padding == np.array([1.000488281250001], np.float16).view(np.uint16)[0] == 0x3C01
+
+
+@pytest.mark.parametrize(
+    "dtype, fill, why",
+    [
+        ("s64", "9223372036854775808", "out of range [-9223372036854775808, 9223372036854775807]"),
+        ("u8", "-1", "out of range [0, 255]"),
+        ("s32", "nan", "not an integer"),
+        ("s32", "2.5", "not an integer"),
+        ("f32", "1e39", "out of range (beyond the largest finite value)"),
+    ],
+)
+def test_fill_values_that_do_not_fit_are_refused(tessera, tmp_path, dtype, fill, why):
+    message = convert_with_fill(tessera, tmp_path, dtype, fill, check=False)
+    assert message == f"error: fill value '{fill}' is not a {dtype} value: {why}\n"
+
+
+def test_pred_with_32_bit_storage_converts_like_python(tessera, tmp_path):
+    """XLA prints TPU preds as pred[..]{..:T(8,128)E(32)} (the layout explain --target tpu
+    proposes); the CLI refused it while Python converted it."""
+    data = np.array([[True, False, True], [False, False, True]])
+    np.save(tmp_path / "p.npy", data)
+    tessera.run("convert", "--to", "pred[2,3]{1,0:T(8,128)E(32)}", str(tmp_path / "p.npy"), str(tmp_path / "p.bin"))
+    words = np.fromfile(tmp_path / "p.bin", np.uint32).reshape(8, 128)
+    assert np.array_equal(words[:2, :3], data.astype(np.uint32)) and words.sum() == data.sum()
+    tessera.run("convert", "--from", "pred[2,3]{1,0:T(8,128)E(32)}", str(tmp_path / "p.bin"), str(tmp_path / "back.npy"))
+    assert np.array_equal(np.load(tmp_path / "back.npy"), data)
+
+
+def test_signed_elements_widen_with_their_sign(tessera, tmp_path):
+    (tmp_path / "s.bin").write_bytes(bytes([0xFF, 0x02]))
+    tessera.run("convert", "--from", "s8[2]", "--to", "s8[2]{0:E(16)}", str(tmp_path / "s.bin"), str(tmp_path / "w.bin"))
+    assert list(np.fromfile(tmp_path / "w.bin", np.int16)) == [-1, 2]
