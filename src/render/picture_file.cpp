@@ -9,6 +9,7 @@
 #include <fstream>
 
 #include "tessera/error.h"
+#include "tessera/file_errors.h"
 #include "tessera/render/picture_documents.h"
 
 namespace tessera::render {
@@ -31,9 +32,9 @@ void write_document(const std::string& path,
                             path));
   }
   const std::string document = render(format);
+  errno = 0;
   std::ofstream file(path, std::ios::binary | std::ios::trunc);
-  if (!file)
-    throw Error(ErrorKind::kIo, fmt::format("cannot write '{}': {}", path, std::strerror(errno)));
+  if (!file) throw file_error("write", path, errno);
   file << document;
   file.flush();
   if (!file) throw Error(ErrorKind::kIo, fmt::format("writing '{}' failed", path));

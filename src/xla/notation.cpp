@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "tessera/error.h"
+#include "tessera/utf8_text.h"
 
 namespace tessera::xla {
 
@@ -75,7 +76,7 @@ class Parser {
     skip_spaces();
     if (peek() != c) {
       if (pos_ >= text_.size()) fail(fmt::format("{}, found the end of the text", message), pos_);
-      fail(fmt::format("{}, found '{}'", message, peek()), pos_);
+      fail(fmt::format("{}, found '{}'", message, character_at(text_, pos_)), pos_);
     }
     ++pos_;
   }
@@ -93,7 +94,7 @@ class Parser {
     if (!std::isdigit(static_cast<unsigned char>(peek()))) {
       if (pos_ >= text_.size())
         fail(fmt::format("expected {}, found the end of the text", what), pos_);
-      fail(fmt::format("expected {}, found '{}'", what, peek()), pos_);
+      fail(fmt::format("expected {}, found '{}'", what, character_at(text_, pos_)), pos_);
     }
     uint64_t value = 0;
     while (std::isdigit(static_cast<unsigned char>(peek()))) {

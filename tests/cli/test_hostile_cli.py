@@ -51,3 +51,18 @@ def test_signed_elements_widen_with_their_sign(tessera, tmp_path):
     (tmp_path / "s.bin").write_bytes(bytes([0xFF, 0x02]))
     tessera.run("convert", "--from", "s8[2]", "--to", "s8[2]{0:E(16)}", str(tmp_path / "s.bin"), str(tmp_path / "w.bin"))
     assert list(np.fromfile(tmp_path / "w.bin", np.int16)) == [-1, 2]
+
+
+def test_messages_quote_whole_characters(tessera):
+    """Regression: the parser quoted one byte of 'ÿ' (a lone 0xc3, not valid UTF-8)."""
+    result = tessera.run("info", "bf16[32,256]{1,0:T(8,128)(2,ÿ1)}", check=False)
+    assert result.returncode == 2  # text=True would already have failed to decode a lone 0xc3
+    assert "found 'ÿ' (at column 29)" in result.stderr
+    assert result.stderr.splitlines()[-1] == " " * 30 + "^"
+
+
+def test_file_errors_say_why(tessera, tmp_path):
+    message = tessera.fails("convert", "--from", "f32[1]", "--to", "f32[1]", str(tmp_path / "x.bin"), str(tmp_path / "y.bin"))
+    assert message == f"error: cannot read '{tmp_path / 'x.bin'}': No such file or directory\n"
+    message = tessera.fails("convert", "--from", "f32[1]", "--to", "f32[1]", str(tmp_path), str(tmp_path / "y.bin"))
+    assert message == f"error: cannot read '{tmp_path}': it is a directory, not a file\n"

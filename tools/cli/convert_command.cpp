@@ -5,6 +5,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -16,6 +17,7 @@
 
 #include "command_registry.h"
 #include "tessera/error.h"
+#include "tessera/file_errors.h"
 #include "tessera/relayout/fill_value.h"
 #include "tessera/relayout/layout_operand.h"
 #include "tessera/relayout/npy_file.h"
@@ -41,10 +43,12 @@ bool is_npy(const std::string& path) {
 }
 
 std::vector<std::byte> read_file(const std::string& path) {
+  refuse_directory("read", path);
+  errno = 0;
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(ErrorKind::kIo, fmt::format("cannot read '{}'", path));
+  if (!in) throw file_error("read", path, errno);
   std::vector<char> text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) throw Error(ErrorKind::kIo, fmt::format("cannot read '{}'", path));
+  if (in.bad()) throw file_error("read", path, errno);
   std::vector<std::byte> bytes(text.size());
   std::memcpy(bytes.data(), text.data(), text.size());
   return bytes;
@@ -52,11 +56,12 @@ std::vector<std::byte> read_file(const std::string& path) {
 
 void write_file(const std::string& path, const std::string& header,
                 const std::vector<std::byte>& data) {
+  errno = 0;
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   out.write(header.data(), static_cast<std::streamsize>(header.size()));
   out.write(reinterpret_cast<const char*>(data.data()), static_cast<std::streamsize>(data.size()));
   out.close();
-  if (!out) throw Error(ErrorKind::kIo, fmt::format("cannot write '{}'", path));
+  if (!out) throw file_error("write", path, errno);
 }
 
 // The element type a .npy descr names, for files given without a shape.
