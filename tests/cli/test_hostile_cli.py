@@ -66,3 +66,23 @@ def test_file_errors_say_why(tessera, tmp_path):
     assert message == f"error: cannot read '{tmp_path / 'x.bin'}': No such file or directory\n"
     message = tessera.fails("convert", "--from", "f32[1]", "--to", "f32[1]", str(tmp_path), str(tmp_path / "y.bin"))
     assert message == f"error: cannot read '{tmp_path}': it is a directory, not a file\n"
+
+
+def test_explain_of_a_high_rank_shape_bounds_its_search_and_says_so(tessera):
+    """Regression: rank-400 f32[1,...,1] took 13.5 s and 2.1 GB (rank cubed). Size-1 dims no
+    longer move and at most 64 orders are tried; the report says what was left out."""
+    report = tessera.json("explain", "f32[" + ",".join(["1"] * 400) + "]", "--target", "tpu", "--json")
+    assert "the 400 size-1 dims stay in place" in report["suggestion_search"]
+    report = tessera.json("explain", "f32[" + ",".join(["2"] * 30 + ["1"] * 370) + "]", "--json")
+    assert report["suggestion_search"].startswith("tried 64 of 870 choices")
+    assert tessera.json("explain", "f32[3,5]{1,0:T(2,2)}", "--json")["suggestion_search"] == ""
+
+
+def test_rank_and_tile_depth_have_documented_limits(tessera, tmp_path):
+    assert "tessera's rank limit is 1024" in tessera.fails("info", "f32[" + ",".join(["1"] * 1025) + "]")
+    deep = "f32[4,4]{1,0:T" + "(2,2)" * 65 + "}"
+    assert "tessera's tile depth limit is 64" in tessera.fails("explain", deep)
+    header = "{'descr': '<f4', 'fortran_order': False, 'shape': (" + "1," * 16000 + "), }"
+    header += " " * (63 - (10 + len(header)) % 64) + "\n"
+    (tmp_path / "deep.npy").write_bytes(b"\x93NUMPY\x01\x00" + len(header).to_bytes(2, "little") + header.encode() + bytes(4))
+    assert "limit" in tessera.fails("convert", "--to", "f32[1]", str(tmp_path / "deep.npy"), str(tmp_path / "o.bin"))

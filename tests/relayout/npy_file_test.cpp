@@ -44,6 +44,28 @@ TEST(NpyFile, RefusesWhatIsNotNpy) {
   EXPECT_THROW(parse_npy_header(bytes(truncated)), Error);
 }
 
+// Regression (issue 14 item 9): NumPy keeps the last of a duplicated key, the reader kept the
+// first, so one file held different arrays for the two. Refuse it.
+TEST(NpyFile, RefusesDuplicateKeys) {
+  const std::string dict =
+      "{'descr': '<f4', 'fortran_order': False, 'shape': (3,), 'shape': (2,), }";
+  std::string file = std::string("\x93NUMPY\x01\x00", 8);
+  file += static_cast<char>(dict.size());
+  file += '\0';
+  file += dict;
+  try {
+    parse_npy_header(bytes(file));
+    FAIL() << "accepted";
+  } catch (const Error& error) {
+    EXPECT_STREQ(error.what(), "not a valid .npy file: the header gives 'shape' twice");
+  }
+}
+
+// Regression (issue 14 item 7): 16,000 dims took 29 s; the reader stops at the rank limit.
+TEST(NpyFile, StopsAtTheRankLimit) {
+  EXPECT_THROW(parse_npy_header(bytes(npy_header("<f4", std::vector<int64_t>(16000, 1)))), Error);
+}
+
 TEST(NpyFile, DescrsAcceptedPerType) {
   EXPECT_TRUE(npy_descr_accepts("<f4", ElementType::kF32));
   EXPECT_TRUE(npy_descr_accepts("=f4", ElementType::kF32));
