@@ -86,3 +86,8 @@ def test_rank_and_tile_depth_have_documented_limits(tessera, tmp_path):
     header += " " * (63 - (10 + len(header)) % 64) + "\n"
     (tmp_path / "deep.npy").write_bytes(b"\x93NUMPY\x01\x00" + len(header).to_bytes(2, "little") + header.encode() + bytes(4))
     assert "limit" in tessera.fails("convert", "--to", "f32[1]", str(tmp_path / "deep.npy"), str(tmp_path / "o.bin"))
+
+
+def test_negative_max_suggestions_is_refused(tessera):
+    """Regression: --max-suggestions -1 was accepted (it wrapped to a huge size_t)."""
+    assert "--max-suggestions" in tessera.fails("explain", "f32[3,5]", "--max-suggestions", "-1")

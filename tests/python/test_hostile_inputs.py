@@ -91,3 +91,27 @@ def test_exception_classes_say_what_was_wrong():
     assert not isinstance(caught.value, tessera.BufferSizeError)
     assert issubclass(tessera.ArgumentError, tessera.Error)
     assert tessera.ArgumentError.__module__ == "tessera"
+
+
+def test_index_arrays_of_floats_raise_a_tessera_error():
+    """Regression: float index arrays raised RuntimeError('std::bad_cast')."""
+    layout = tessera.Layout("f32[3,5]{1,0:T(2,2)}")
+    with pytest.raises(tessera.ArgumentError, match="must be integers, not dtype float64"):
+        layout.linear_indices(np.array([[1.5, 2.0]]))
+    with pytest.raises(tessera.ArgumentError, match="float64"):
+        layout.logical_indices(np.array([1.5]))
+
+
+def test_uint64_indices_above_int64_are_not_shown_negative():
+    layout = tessera.Layout("f32[3,5]{1,0:T(2,2)}")
+    with pytest.raises(tessera.OutOfRangeError, match="9223372036854775808") as caught:
+        layout.linear_indices(np.array([[2**63, 0]], np.uint64))
+    assert "-9223372036854775808" not in str(caught.value)
+    with pytest.raises(tessera.OutOfRangeError, match="9223372036854775808"):
+        layout.logical_indices(np.array([2**63], np.uint64))
+
+
+def test_rank_limit_is_reached_quickly_from_python():
+    """Regression: 500k dims took 146 s; parsing stops at the documented rank limit."""
+    with pytest.raises(tessera.UnsupportedError, match="rank limit is 1024"):
+        tessera.Layout("f32[" + ",".join(["1"] * 500_000) + "]")
