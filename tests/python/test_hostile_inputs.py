@@ -115,3 +115,15 @@ def test_rank_limit_is_reached_quickly_from_python():
     """Regression: 500k dims took 146 s; parsing stops at the documented rank limit."""
     with pytest.raises(tessera.UnsupportedError, match="rank limit is 1024"):
         tessera.Layout("f32[" + ",".join(["1"] * 500_000) + "]")
+
+
+def test_notebook_output_is_small_and_scoped():
+    """Regression: bf16[4096,4096] gave 3 MB of HTML (and 3 MB of SVG) with a global body{}
+    style and a fixed id="info", so two outputs on one page cross-highlighted."""
+    layout = tessera.Layout("bf16[4096,4096]{1,0:T(8,128)(2,1)}")
+    first, second = layout._repr_html_(), layout._repr_html_()
+    assert len(first.encode()) <= 300 * 1024 and len(layout._repr_svg_().encode()) <= 300 * 1024
+    assert "body" not in first and 'id="info"' not in first and "<html" not in first
+    ids = [html.split('id="', 1)[1].split('"', 1)[0] for html in (first, second)]
+    assert ids[0] != ids[1] and f"#{ids[0]} .selected rect" in first
+    assert 'layout.save("x.html")' in first  # the whole picture is one call away
