@@ -1,12 +1,13 @@
 // Fuzzes the XLA notation parser and the layout compiler: any text must either be rejected with
 // tessera::Error or give a layout whose canonical form re-parses to itself and whose index map
-// agrees with the spec's level-by-level formula.
+// agrees with the spec's level-by-level formula; error messages are valid UTF-8.
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
 
 #include "tessera/error.h"
+#include "tessera/utf8_text.h"
 #include "tessera/xla/notation.h"
 #include "tessera/xla/tiled_layout.h"
 
@@ -15,7 +16,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
   tessera::xla::Shape shape;
   try {
     shape = tessera::xla::parse_shape(text);
-  } catch (const tessera::Error&) {
+  } catch (const tessera::Error& error) {
+    // Every message is valid UTF-8, whatever the input held (issue 14 item 8).
+    const std::string what = error.what();
+    if (tessera::printable_utf8(what) != what) __builtin_trap();
     return 0;
   }
   const std::string canonical = tessera::xla::print_shape(shape);

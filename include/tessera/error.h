@@ -18,6 +18,8 @@ enum class ErrorKind {
   kDoesNotFit,   // a tensor that does not fit in local memory
   kBufferSize,   // a buffer or file of the wrong size
   kIo,           // a file could not be read or written
+  kArgument,     // a value that does not fit where it goes (a fill value the type cannot hold,
+                 // an array of another dtype, a read-only or overlapping output buffer)
 };
 
 // The one exception type of the library. `what()` is the full, user-facing message; when the

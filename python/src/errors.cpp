@@ -19,7 +19,7 @@ struct KindClass {
   const char* doc;
 };
 
-constexpr std::array<KindClass, 8> kKindClasses = {{
+constexpr std::array<KindClass, 9> kKindClasses = {{
     {ErrorKind::kSyntax, "NotationError",
      "Malformed layout notation; the message shows the column."},
     {ErrorKind::kInvalid, "InvalidLayoutError", "Well-formed but meaningless (zero tile, ...)."},
@@ -29,6 +29,9 @@ constexpr std::array<KindClass, 8> kKindClasses = {{
     {ErrorKind::kDoesNotFit, "DoesNotFitError", "A tensor that does not fit in local memory."},
     {ErrorKind::kBufferSize, "BufferSizeError", "A buffer of the wrong size."},
     {ErrorKind::kIo, "IoError", "A file that could not be read or written."},
+    {ErrorKind::kArgument, "ArgumentError",
+     "An argument that does not fit where it goes: a fill value the element type cannot hold,\n"
+     "an array of another dtype or shape, an out= that is read-only or overlaps the input."},
 }};
 
 // Owned by the module (added as attributes); the translator only borrows them.

@@ -5,6 +5,7 @@
 #include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
 
+#include <cstdint>
 #include <string>
 
 #include "bindings.h"
@@ -23,9 +24,20 @@ Int64Array as_int64_array(nb::handle object, const char* what) {
   const std::string kind = nb::cast<std::string>(array.attr("dtype").attr("kind"));
   const bool empty = nb::cast<std::size_t>(array.attr("size")) == 0;
   if (kind != "i" && kind != "u" && !empty) {
-    throw Error(ErrorKind::kInvalid,
+    // dtype.name is a str (wrapping the dtype itself in nb::str cast to std::bad_cast).
+    throw Error(ErrorKind::kArgument,
                 fmt::format("{} must be integers, not dtype {}", what,
-                            nb::cast<std::string>(nb::str(array.attr("dtype")))));
+                            nb::cast<std::string>(array.attr("dtype").attr("name"))));
+  }
+  if (kind == "u" && !empty) {
+    // uint64 values above 2^63 - 1 would wrap to negative int64s and be reported negative.
+    nb::object largest = nb::module_::import_("builtins").attr("int")(array.attr("max")());
+    const auto value = nb::cast<uint64_t>(largest);
+    if (value > static_cast<uint64_t>(INT64_MAX)) {
+      throw Error(
+          ErrorKind::kOutOfRange,
+          fmt::format("{} hold {}, above the largest index or offset, 2^63 - 1", what, value));
+    }
   }
   return nb::cast<Int64Array>(numpy.attr("ascontiguousarray")(array, "int64"));
 }

@@ -1,14 +1,20 @@
 // tessera.Relayout: the relayout engine's plan/execute API over NumPy byte buffers.
+#include <fmt/format.h>
 #include <nanobind/stl/string.h>
+#include <nanobind/stl/string_view.h>
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 
 #include "bindings.h"
 #include "byte_buffers.h"
+#include "tessera/element_type.h"
+#include "tessera/error.h"
 #include "tessera/index_map.h"
+#include "tessera/relayout/fill_value.h"
 #include "tessera/relayout/relayout_plan.h"
 
 namespace nb = nanobind;
@@ -106,6 +112,17 @@ void bind_relayout(nb::module_& module) {
   module.def("release_buffers", &release_buffers,
              "Frees the output buffers kept for reuse by to_physical/from_physical (at most 4\n"
              "buffers and 512 MiB are kept); returns the number of bytes given back.");
+  module.def(
+      "parse_fill_value",
+      [](std::string_view text, std::string_view element_type) {
+        const std::optional<ElementType> type = parse_element_type(element_type);
+        if (!type)
+          throw Error(ErrorKind::kArgument, fmt::format("unknown element type '{}'", element_type));
+        return relayout::parse_fill_value(text, *type);
+      },
+      nb::arg("text"), nb::arg("element_type"),
+      "The bit pattern of a fill value given as text, exactly as the CLI's --fill reads it\n"
+      "(the Python front end turns numbers, bools and NaN into this text).");
   module.def("empty_bytes", &empty_bytes, nb::arg("size"),
              "An uninitialised 1-D uint8 array, huge-page backed when large (output buffers).");
 }

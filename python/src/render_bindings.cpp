@@ -10,6 +10,7 @@
 
 #include "bindings.h"
 #include "tessera/render/grid_window.h"
+#include "tessera/render/notebook_output.h"
 #include "tessera/render/picture_documents.h"
 #include "tessera/render/xla_picture.h"
 
@@ -60,10 +61,10 @@ void add_layout_render(nb::class_<xla::TiledLayout>& layout) {
           nb::arg("path"), nb::kw_only(), nb::arg("window") = nb::none(),
           nb::arg("mark") = nb::none(),
           "Writes the picture to a .svg or .html file (like `tessera draw -o`).")
-      .def("_repr_svg_",
-           [](const xla::TiledLayout& l) { return render::xla_svg(picture(l, {}, {})); })
-      .def("_repr_html_",
-           [](const xla::TiledLayout& l) { return render::xla_html(picture(l, {}, {})); });
+      // Notebook output: a scoped fragment of at most 300 KB (render/notebook_output.h); the
+      // whole picture is one to_html()/save() call away.
+      .def("_repr_svg_", [](const xla::TiledLayout& l) { return render::xla_notebook_svg(l); })
+      .def("_repr_html_", [](const xla::TiledLayout& l) { return render::xla_notebook_html(l); });
 }
 
 }  // namespace tessera::python

@@ -23,6 +23,7 @@ from ._conversion import convert, from_physical, to_physical
 from ._dtypes import numpy_dtype, xla_element_type
 from ._explain import explain, tpu_layout
 from ._tessera import (
+    ArgumentError,
     BufferSizeError,
     DoesNotFitError,
     Error,
@@ -40,6 +41,7 @@ from ._tessera import (
 )
 
 __all__ = [
+    "ArgumentError",
     "release_buffers",
     "BufferSizeError",
     "DoesNotFitError",
@@ -66,7 +68,7 @@ __all__ = [
 __version__ = "0.1.0"
 
 # Tracebacks say tessera.InvalidLayoutError, not tessera._tessera.InvalidLayoutError.
-for _error in (Error, BufferSizeError, DoesNotFitError, InvalidLayoutError, IoError, NotationError,
+for _error in (Error, ArgumentError, BufferSizeError, DoesNotFitError, InvalidLayoutError, IoError, NotationError,
                OutOfRangeError, SizeOverflowError, UnsupportedError):
     _error.__module__ = "tessera"
 del _error

@@ -15,7 +15,7 @@ import numpy as np
 
 from . import _tessera
 from ._dtypes import numpy_dtype, xla_element_type
-from ._tessera import BufferSizeError, IndexMap, InvalidLayoutError, Layout
+from ._tessera import ArgumentError, BufferSizeError, IndexMap, Layout
 
 # Anything with an index map and an element type: Layout, npu.Tensor, or the text of a Layout.
 LayoutLike = Union[Layout, str, Any]
@@ -104,29 +104,52 @@ def _widened_bits(storage_bits: int, layout_bits: int) -> Optional[int]:
     return None
 
 
-def _fill_bits(fill: Any, dtype: np.dtype) -> int:
-    if type(fill) is int and fill == 0:  # the default, without NumPy's scalar machinery
-        return 0
-    value = np.asarray(fill).astype(dtype).reshape(1)
-    if dtype.itemsize > 8:
-        if np.any(value != 0):
-            raise InvalidLayoutError(f"a fill value for {dtype} other than 0 is not supported")
-        return 0
-    return int(value.view(_unsigned(8 * dtype.itemsize))[0])
+def _fill_text(fill: Any) -> str:
+    """A Python fill value as the text the CLI's --fill takes: the library parses both, so both
+    refuse the same values (300 for u8, 2.5 or NaN for s32, 1e39 for f32) in the same words.
+    Floats print as their shortest round-trip decimal, so the library sees the exact double."""
+    if isinstance(fill, str):
+        return fill
+    if isinstance(fill, (bool, np.bool_)):
+        return "1" if fill else "0"
+    if isinstance(fill, (int, np.integer)):
+        return str(int(fill))
+    if isinstance(fill, (complex, np.complexfloating)):
+        value = complex(fill)
+        return repr(value.real) if value.imag == 0 else str(fill)  # the library refuses "(1+2j)"
+    if isinstance(fill, (float, np.floating)) or (isinstance(fill, np.generic) and hasattr(fill, "__float__")):
+        return repr(float(fill))  # also ml_dtypes scalars (bfloat16, ...)
+    return repr(fill)  # None, lists, ...: not a number, refused by the library
 
 
-def _check_out(out: Optional[np.ndarray], nbytes: int) -> np.ndarray:
+def _fill_bits(fill: Any, element_type: str) -> int:
+    if type(fill) is int and fill == 0:  # the default, without a round trip through text
+        return 0
+    return _tessera.parse_fill_value(_fill_text(fill), element_type)
+
+
+def _check_out(out: Optional[np.ndarray], nbytes: int, source: Optional[np.ndarray] = None) -> np.ndarray:
     if out is None:
         fresh = _tessera.empty_bytes(nbytes)
         if nbytes:  # the bits after the last sub-byte element are no element's: make them zero
             fresh[-1] = 0
         return fresh
-    if not isinstance(out, np.ndarray) or not out.flags.c_contiguous or not out.flags.writeable:
-        raise BufferSizeError("out must be a writable C-contiguous NumPy array")
+    if not isinstance(out, np.ndarray) or not out.flags.c_contiguous:
+        raise ArgumentError("out must be a C-contiguous NumPy array")
+    if not out.flags.writeable:
+        raise ArgumentError("out is read-only")
     view = _bytes_view(out)
     if view.size < nbytes:
         raise BufferSizeError(f"out holds {view.size} bytes, the layout needs {nbytes}")
+    _refuse_overlap(view, source)
     return view
+
+
+def _refuse_overlap(out: np.ndarray, source: Optional[np.ndarray]) -> None:
+    """The engine reads and writes in parallel pieces: an out= sharing bytes with the input would
+    read elements it has already overwritten."""
+    if source is not None and np.may_share_memory(out, source):
+        raise ArgumentError("out overlaps the input; give a separate output array")
 
 
 def _has_holes(index_map: IndexMap) -> bool:
@@ -152,8 +175,10 @@ def _prefill(destination: np.ndarray, index_map: IndexMap, fill_bits: int) -> No
         for k in range(8 // bits):
             pattern |= (fill_bits & ((1 << bits) - 1)) << (k * bits)
         destination[:size].fill(pattern)
-    else:  # wider elements (c128): only a zero fill is accepted by _fill_bits
-        destination[:size].fill(0)
+    else:  # c128: the fill's bits are the real part, the imaginary part is zero
+        pairs = destination[:size].view(np.uint64).reshape(-1, 2)
+        pairs[:, 0] = fill_bits
+        pairs[:, 1] = 0
 
 
 def to_physical(
@@ -174,8 +199,11 @@ def to_physical(
       for pred, ...). Sub-byte layouts (E(4), E(1)) are packed low bits first, as XLA packs them.
     layout: a tessera.Layout, its text, or a tessera.npu.Tensor (then the result is the whole
       local memory image, X*S bytes, with the tensor's bytes in place).
-    fill: the value written into every padding element (converted to the array's dtype).
-    out: an existing writable C-contiguous array of at least size_bytes bytes to write into.
+    fill: the value written into every padding element: a number, bool or NaN that the element
+      type holds exactly as the CLI's --fill reads it (300 for u8, 2.5 or NaN for s32, 1e39 for
+      f32 raise ArgumentError), or the CLI's text ("0x7fc00000" for raw bits).
+    out: an existing writable C-contiguous array of at least size_bytes bytes to write into, not
+      sharing memory with `array` (ArgumentError otherwise).
     threads: worker threads, 0 for all cores. keep_padding: leave padding bytes of `out` as they
       are (with out=None they are then undefined).
     progress: optional callable(done_bytes, total_bytes), called every ~32 MiB of output and at
@@ -189,19 +217,19 @@ def to_physical(
     layout = _targeted(layout, target)
     source = np.asarray(array, order="C")  # copies only when `array` is not C-contiguous already
     storage_bits = 8 * source.dtype.itemsize
-    fill_bits = _fill_bits(fill, source.dtype)
+    fill_bits = _fill_bits(fill, xla_element_type(source.dtype))
     key = ("to", _layout_key(layout), source.dtype, source.shape, threads, fill_bits, keep_padding)
 
     def build() -> _Conversion:
         target = _as_layout(layout)
         dtype = xla_element_type(source.dtype)
         if dtype != target.dtype:
-            raise InvalidLayoutError(
+            raise ArgumentError(
                 f"the array's dtype {source.dtype} is {dtype}, the layout's element type is {target.dtype}"
             )
         index_map: IndexMap = target.index_map
         if tuple(source.shape) != tuple(index_map.dims):
-            raise InvalidLayoutError(
+            raise ArgumentError(
                 f"the array's shape {tuple(source.shape)} is not the layout's dims {index_map.dims}"
             )
         widened = _widened_bits(storage_bits, index_map.element_bits)
@@ -218,7 +246,7 @@ def to_physical(
     index_map = conversion.index_map
     if conversion.widened:
         source = source.view(_unsigned(storage_bits)).astype(_unsigned(conversion.widened))
-    destination = _check_out(out, index_map.size_bytes)
+    destination = _check_out(out, index_map.size_bytes, source)
     if not keep_padding and conversion.holes:
         _prefill(destination, index_map, fill_bits)
     conversion.plan.execute(_bytes_view(source), destination, progress=progress)
@@ -233,13 +261,16 @@ def from_physical(
     threads: int = 0,
     progress: Optional[Callable[[int, int], None]] = None,
     target: Optional[str] = None,
+    allow_larger: bool = False,
 ) -> np.ndarray:
     """The logical array stored in `buffer` (bytes in `layout`): an array of shape layout.dims and
     the NumPy dtype of the layout's element type. The inverse of to_physical.
 
-    buffer: any bytes-like object or NumPy array (its raw bytes are used), at least
-      layout.size_bytes long; BufferSizeError otherwise.
-    out: an existing C-contiguous array of the right shape and dtype to write into.
+    buffer: any bytes-like object or NumPy array (its raw bytes are used), exactly
+      layout.size_bytes long (a buffer of another size usually means the wrong layout);
+      BufferSizeError otherwise. allow_larger=True reads the first size_bytes of a longer one.
+    out: an existing writable C-contiguous array of the right shape and dtype to write into, not
+      sharing memory with `buffer`; ArgumentError otherwise.
 
     target: as for to_physical.
 
@@ -250,19 +281,25 @@ def from_physical(
     dtype = numpy_dtype(layout.dtype)
     raw = np.frombuffer(buffer, dtype=np.uint8) if not isinstance(buffer, np.ndarray) else buffer
     raw = _bytes_view(np.asarray(raw, order="C"))
-    if raw.size < index_map.size_bytes:
-        raise BufferSizeError(f"the buffer holds {raw.size} bytes, the layout needs {index_map.size_bytes}")
+    if raw.size < index_map.size_bytes or (raw.size > index_map.size_bytes and not allow_larger):
+        raise BufferSizeError(
+            f"the buffer holds {raw.size} bytes, the layout needs {index_map.size_bytes}"
+            + ("" if raw.size < index_map.size_bytes else " (allow_larger=True reads the first ones)")
+        )
     shape = tuple(index_map.dims)
     storage_bits = 8 * dtype.itemsize
     widened = _widened_bits(storage_bits, index_map.element_bits)
     if out is None:
         result = _tessera.empty_bytes(int(np.prod(shape, dtype=np.int64)) * (widened or storage_bits) // 8)
     else:
-        if out.shape != shape or out.dtype != dtype or not out.flags.c_contiguous or not out.flags.writeable:
-            raise InvalidLayoutError(f"out must be a writable C-contiguous {dtype} array of shape {shape}")
+        if not isinstance(out, np.ndarray) or out.shape != shape or out.dtype != dtype or not out.flags.c_contiguous:
+            raise ArgumentError(f"out must be a C-contiguous {dtype} array of shape {shape}")
+        if not out.flags.writeable:
+            raise ArgumentError("out is read-only")
         if widened:
-            raise InvalidLayoutError("out= is not supported for layouts wider than NumPy's storage")
+            raise ArgumentError("out= is not supported for layouts wider than NumPy's storage")
         result = _bytes_view(out)
+        _refuse_overlap(result, raw)
     plan = _cached_conversion(
         ("from", _layout_key(layout), threads),
         lambda: _Conversion(
@@ -298,10 +335,11 @@ def convert(
     destination = _as_layout(destination)
     raw = np.frombuffer(buffer, dtype=np.uint8) if not isinstance(buffer, np.ndarray) else buffer
     raw = _bytes_view(np.asarray(raw, order="C"))
-    dtype = numpy_dtype(destination.dtype)
-    fill_bits = _fill_bits(fill, dtype)
+    if source.dtype != destination.dtype:  # the plan sees only storage widths (and checks dims)
+        raise ArgumentError(f"cannot convert {source.dtype} to {destination.dtype}: a conversion keeps the element type")
+    fill_bits = _fill_bits(fill, destination.dtype)
     plan = _tessera.Relayout(source.index_map, destination.index_map, threads=threads, fill_bits=fill_bits)
-    result = _check_out(out, destination.index_map.size_bytes)
+    result = _check_out(out, destination.index_map.size_bytes, raw)
     if _has_holes(destination.index_map):
         _prefill(result, destination.index_map, fill_bits)
     plan.execute(raw, result, progress=progress)

@@ -41,10 +41,16 @@ LayoutExplanation explain_layout(std::string_view shape_text, const ExplainOptio
   std::vector<LayoutSuggestion> suggestions = suggest_layouts(
       shape, layout.size_bytes(), options.target, options.pred, options.max_suggestions);
   const int64_t unpadded = unpadded_bytes(shape);
-  return LayoutExplanation{
-      std::string(shape_text), options.target, choice.rule, options.target_is_default,
-      std::move(layout),       logical_bytes,  unpadded,    std::move(padding),
-      std::move(suggestions)};
+  return LayoutExplanation{std::string(shape_text),
+                           options.target,
+                           choice.rule,
+                           options.target_is_default,
+                           std::move(layout),
+                           logical_bytes,
+                           unpadded,
+                           std::move(padding),
+                           std::move(suggestions),
+                           suggestion_search_note(shape)};
 }
 
 nlohmann::ordered_json explanation_json(const LayoutExplanation& e) {
@@ -94,6 +100,7 @@ nlohmann::ordered_json explanation_json(const LayoutExplanation& e) {
       {"xla_expansion", ratio(size, e.unpadded_bytes)},
       {"padding_sources", sources},
       {"suggestions", suggestions},
+      {"suggestion_search", e.suggestion_search},
   };
 }
 
@@ -134,6 +141,8 @@ std::string explanation_text(const LayoutExplanation& e) {
                        xla::format_dims(step.reshaped_dims), xla::format_dims(step.output_dims));
   }
   out += fmt::format("physical shape    {}\n", xla::format_dims(e.layout.physical_dims()));
+  if (!e.suggestion_search.empty())
+    out += fmt::format("suggestion search {}\n", e.suggestion_search);
   bool any_saving = false;
   for (const LayoutSuggestion& s : e.suggestions) any_saving = any_saving || s.bytes_saved > 0;
   if (!any_saving) {

@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "tessera/error.h"
+#include "tessera/file_errors.h"
 
 namespace tessera::io {
 namespace {
@@ -22,17 +23,17 @@ namespace {
 
 InputFile::InputFile(std::string path) : path_(std::move(path)) {
   const int descriptor = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
-  if (descriptor < 0) fail(path_, std::strerror(errno));
+  if (descriptor < 0) throw file_error("read", path_, errno);
   struct stat status {};
   if (::fstat(descriptor, &status) != 0) {
     const int why = errno;
     ::close(descriptor);
-    fail(path_, std::strerror(why));
+    throw file_error("read", path_, why);
   }
   if (!S_ISREG(status.st_mode)) {
     ::close(descriptor);
     fail(path_, S_ISDIR(status.st_mode)
-                    ? "it is a directory"
+                    ? "it is a directory, not a file"
                     : "not a regular file, so its size cannot be known before reading it");
   }
   size_ = status.st_size;
@@ -41,7 +42,7 @@ InputFile::InputFile(std::string path) : path_(std::move(path)) {
         ::mmap(nullptr, static_cast<std::size_t>(size_), PROT_READ, MAP_PRIVATE, descriptor, 0);
     const int why = errno;
     ::close(descriptor);
-    if (address == MAP_FAILED) fail(path_, std::strerror(why));
+    if (address == MAP_FAILED) throw file_error("read", path_, why);
     ::madvise(address, static_cast<std::size_t>(size_), MADV_SEQUENTIAL);
     mapping_ = static_cast<std::byte*>(address);
   } else {

@@ -8,6 +8,7 @@
 
 #include "tessera/checked_arithmetic.h"
 #include "tessera/error.h"
+#include "tessera/xla/shape_limits.h"
 
 namespace tessera::relayout {
 namespace {
@@ -19,8 +20,11 @@ constexpr std::string_view kMagic = "\x93NUMPY";
 }
 
 // The text after `'key':` (or "key":), with leading spaces skipped. A quoted word that is not
-// followed by a colon is a value (a descr may well be spelled 'shape'), not the key.
+// followed by a colon is a value (a descr may well be spelled 'shape'), not the key. A key given
+// twice is refused: NumPy's literal_eval keeps the last, a first-match reader the first, and the
+// two would read different arrays from one file (issue 14 item 9).
 std::string_view value_of(std::string_view dict, std::string_view key) {
+  std::optional<std::string_view> found;
   for (const char quote : {'\'', '"'}) {
     const std::string quoted = fmt::format("{}{}{}", quote, key, quote);
     for (std::size_t at = dict.find(quoted); at != std::string_view::npos;
@@ -28,12 +32,14 @@ std::string_view value_of(std::string_view dict, std::string_view key) {
       std::size_t colon = at + quoted.size();
       while (colon < dict.size() && dict[colon] == ' ') ++colon;
       if (colon >= dict.size() || dict[colon] != ':') continue;
+      if (found) bad(fmt::format("the header gives '{}' twice", key));
       std::string_view rest = dict.substr(colon + 1);
       while (!rest.empty() && rest.front() == ' ') rest.remove_prefix(1);
-      return rest;
+      found = rest;
     }
   }
-  bad(fmt::format("the header has no '{}'", key));
+  if (!found) bad(fmt::format("the header has no '{}'", key));
+  return *found;
 }
 
 std::string parse_descr(std::string_view dict) {
@@ -70,6 +76,7 @@ std::vector<int64_t> parse_shape_tuple(std::string_view dict) {
       ++i;
     }
     if (i < v.size() && v[i] == 'L') ++i;  // Python 2 longs
+    xla::check_rank(shape.size() + 1);     // stop reading at the limit
     shape.push_back(n);
   }
   return shape;

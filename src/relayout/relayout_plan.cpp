@@ -118,13 +118,9 @@ void check_same_array(const IndexMap& source, const IndexMap& destination) {
                             "in whole bytes",
                             a, b));
   }
-  if (a != b && std::min(a, b) >= 8) {
-    throw Error(
-        ErrorKind::kInvalid,
-        fmt::format("cannot convert {}-bit elements to {}-bit elements: only sub-byte packing "
-                    "(E(n) below 8 bits) may change an element's storage",
-                    a, b));
-  }
+  // Narrower or wider whole-byte storage (pred E(8) <-> E(32), what XLA prints for TPU preds) is
+  // copied through that word too: the value, in the low bits, is kept; the rest is zero or the
+  // sign (RelayoutOptions::sign_extend).
 }
 
 void copy_element(const std::byte* source, int64_t from, int source_bits, std::byte* destination,

