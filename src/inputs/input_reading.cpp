@@ -1,6 +1,11 @@
 // Choosing a reader, and the reader of last resort: every shape in any text.
+#include <fmt/format.h>
+
+#include <fstream>
+#include <iostream>
 #include <string>
 
+#include "tessera/error.h"
 #include "tessera/inputs/input_arrays.h"
 #include "tessera/inputs/shapes_in_text.h"
 
@@ -33,6 +38,26 @@ InputReading read_shape_text(std::string_view text) {
   reading.arrays = with_layout.empty() ? std::move(without_layout) : std::move(with_layout);
   if (reading.arrays.empty()) reading.warnings.push_back("no XLA shape found in the input");
   return reading;
+}
+
+std::string read_input_text(const std::string& path) {
+  std::ifstream file;
+  std::istream* in = &std::cin;
+  if (path != "-") {
+    file.open(path, std::ios::binary);
+    if (!file) throw Error(ErrorKind::kIo, fmt::format("cannot read the input file '{}'", path));
+    in = &file;
+  }
+  std::string text;
+  char buffer[1 << 16];
+  while (in->read(buffer, sizeof buffer) || in->gcount() > 0) {
+    text.append(buffer, static_cast<std::size_t>(in->gcount()));
+    if (text.size() > kMaxInputBytes) {
+      throw Error(ErrorKind::kOutOfRange,
+                  fmt::format("the input '{}' is larger than {} bytes", path, kMaxInputBytes));
+    }
+  }
+  return text;
 }
 
 InputReading read_input(std::string_view text) {

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "command_registry.h"
+#include "explain_input_command.h"
 #include "tessera/error.h"
 #include "tessera/explain/layout_explanation.h"
 #include "tessera/explain/npu_explanation.h"
@@ -25,6 +26,7 @@ struct ExplainArguments {
   int pred_bits = 32;
   bool json = false;
   std::size_t max_suggestions = 10;
+  ExplainInputArguments input;  // PATH or '-' instead of a shape (explain_input_command.h)
 };
 
 explain::PredStorage parse_pred_bits(int bits) {
@@ -39,6 +41,10 @@ void run_explain(const ExplainArguments& args) {
   options.target = explain::parse_target(args.target);
   options.pred = parse_pred_bits(args.pred_bits);
   options.max_suggestions = args.max_suggestions;
+  if (is_explain_input(args.shape)) {
+    run_explain_input(args.shape, args.input, args.target, options.pred, args.json);
+    return;
+  }
   if (!args.shape.empty()) {
     const auto explanation = explain::explain_layout(args.shape, options);
     std::cout << (args.json ? explain::explanation_json(explanation).dump(2) + "\n"
@@ -64,10 +70,11 @@ void run_explain(const ExplainArguments& args) {
     // every example under "examples".
     nlohmann::ordered_json out = examples.back();
     out["examples"] = examples;
+    out["sample_report"] = sample_report_json();
     std::cout << out.dump(2) << "\n";
     return;
   }
-  std::cout << text;
+  std::cout << sample_report_text() << text;
 }
 
 // The arguments of `tessera npu info` (tensor form) or `tessera npu matrix` (matrix form, chosen
@@ -218,11 +225,13 @@ void install(CLI::App& app) {
   auto args = std::make_shared<ExplainArguments>();
   auto* explain = app.add_subcommand(
       "explain", "Sizes, padding (where from), tiling steps and cheaper layouts of a shape");
-  explain->add_option("shape", args->shape,
-                      "Shape, e.g. 's32[2048,1,128,128,4]' or 'F32[3,5]{1,0:T(2,2)}' (none: the "
-                      "built-in examples)");
-  explain->add_option("--target", args->target,
-                      "Choose tiles for a shape written without tiles: tpu (or none)");
+  explain->add_option(
+      "shape", args->shape,
+      "Shape, e.g. 's32[2048,1,128,128,4]' or 'F32[3,5]{1,0:T(2,2)}'; or a file (OOM "
+      "report, HLO module, log) or '-' for stdin (none: the built-in examples)");
+  args->input.target_option = explain->add_option(
+      "--target", args->target, "Choose tiles for a shape written without tiles: tpu (or none)");
+  add_explain_input_options(explain, args->input);
   explain->add_option("--pred-bits", args->pred_bits,
                       "TPU pred storage: 32 (4 bytes, today) or 1 (the spec's 1-bit tiling)");
   explain->add_option("--max-suggestions", args->max_suggestions, "Suggestions to list (10)");

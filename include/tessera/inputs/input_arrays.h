@@ -53,6 +53,11 @@ InputReading read_hlo_module(std::string_view text);
 // Every shape written with a layout; when none has one, every shape.
 InputReading read_shape_text(std::string_view text);
 
+// The text of a file, or of standard input for "-". Throws Error naming the path when it cannot
+// be read or is larger than kMaxInputBytes (bounded memory).
+inline constexpr std::size_t kMaxInputBytes = std::size_t{1} << 30;
+std::string read_input_text(const std::string& path);
+
 // Lines with glog/absl prefixes removed ("2020-05-04 09:05:40.719745: E 1578 x.cc:76] ",
 // "E0504 09:05:40.719745 1578 x.cc:76] "), and Python's escaped "\n" turned into line breaks when
 // the text is a single escaped message. Exposed for the readers and their tests.

@@ -1,0 +1,71 @@
+// `tessera explain PATH` / `tessera explain -`: a thin front end over tessera/inputs.
+#include "explain_input_command.h"
+
+#include <filesystem>
+#include <iostream>
+
+#include "tessera/inputs/input_explanation.h"
+#include "tessera/integer_text.h"
+
+namespace tessera::cli {
+namespace {
+
+constexpr std::size_t kTopArrays = 20;
+
+inputs::InputOptions options_for(const ExplainInputArguments& args, const std::string& target,
+                                 explain::PredStorage pred) {
+  inputs::InputOptions options;
+  // Shapes in reports are TPU shapes: without --target their untiled shapes get the TPU's tiles.
+  const bool target_given = args.target_option != nullptr && args.target_option->count() > 0;
+  options.target = target_given ? explain::parse_target(target) : explain::Target::kTpu;
+  options.pred = pred;
+  if (!args.shards.empty()) options.shards = parse_integer_list(args.shards, "--shards count");
+  return options;
+}
+
+}  // namespace
+
+void add_explain_input_options(CLI::App* explain, ExplainInputArguments& args) {
+  explain->add_flag("--all", args.all, "With PATH: list every array, not the top 20 by waste");
+  explain->add_option("--shards", args.shards,
+                      "Shards per dimension, e.g. 8,1: explain the per-device shard (uneven "
+                      "shards padded up as XLA does)");
+}
+
+bool is_explain_input(const std::string& argument) {
+  if (argument == "-") return true;
+  std::error_code error;
+  return std::filesystem::is_regular_file(argument, error);
+}
+
+void run_explain_input(const std::string& argument, const ExplainInputArguments& args,
+                       const std::string& target, explain::PredStorage pred, bool json) {
+  const inputs::InputOptions options = options_for(args, target, pred);
+  const inputs::InputReading reading = inputs::read_input(inputs::read_input_text(argument));
+  const inputs::InputExplanation e = inputs::explain_input(reading, options);
+  if (json) {
+    auto out = inputs::input_explanation_json(e);
+    out["input"] = argument;
+    if (!options.shards.empty()) out["shards"] = options.shards;
+    std::cout << out.dump(2) << "\n";
+  } else {
+    std::cout << inputs::input_explanation_text(e, args.all ? 0 : kTopArrays);
+  }
+  for (const auto& warning : e.warnings) std::cerr << "warning: " << warning << "\n";
+}
+
+std::string sample_report_text() {
+  const auto e = inputs::explain_input(inputs::read_input(inputs::sample_oom_report()), {});
+  return "== Which arrays of this TPU out-of-memory report waste the memory, and what do I "
+         "change?\n"
+         "$ tessera explain report.txt   (the embedded sample report; any OOM report, HLO dump or "
+         "log works, '-' reads stdin)\n" +
+         inputs::input_explanation_text(e, kTopArrays) + "\n";
+}
+
+nlohmann::ordered_json sample_report_json() {
+  return inputs::input_explanation_json(
+      inputs::explain_input(inputs::read_input(inputs::sample_oom_report()), {}));
+}
+
+}  // namespace tessera::cli

@@ -1,0 +1,32 @@
+// `tessera explain PATH|-`: the input-file form of `tessera explain` (tessera/inputs).
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "tessera/explain/target_profile.h"
+
+namespace tessera::cli {
+
+struct ExplainInputArguments {
+  bool all = false;
+  std::string shards;
+  CLI::Option* target_option = nullptr;  // set by the explain command: was --target given?
+};
+
+void add_explain_input_options(CLI::App* explain, ExplainInputArguments& args);
+
+// True when `argument` names an input (an existing file, or "-" for stdin) rather than a shape.
+bool is_explain_input(const std::string& argument);
+
+// Explains every array of the input; `target`/`pred` as given to explain (tpu when --target is
+// not given).
+void run_explain_input(const std::string& argument, const ExplainInputArguments& args,
+                       const std::string& target, explain::PredStorage pred, bool json);
+
+// The no-argument default: the embedded sample report, as text or as the JSON object.
+std::string sample_report_text();
+nlohmann::ordered_json sample_report_json();
+
+}  // namespace tessera::cli
