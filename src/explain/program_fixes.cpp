@@ -62,6 +62,29 @@ void add_merges(const xla::Shape& shape, Target target, PredStorage pred,
   }
 }
 
+// The whole array as rows of 128 lanes, the TPU tile's width: no dimension is padded when the
+// element count divides into full (8,128) tiles.
+void add_lanes(const xla::Shape& shape, Target target, PredStorage pred,
+               std::vector<ProgramFix>& out) {
+  constexpr int64_t kLanes = 128;
+  int64_t elements = 1;
+  for (int64_t d : shape.dimensions) elements *= d;
+  if (target != Target::kTpu || shape.rank() < 2 || elements % kLanes != 0) return;
+  if (shape.dimensions.back() == kLanes) return;
+  xla::Shape lanes = shape;
+  lanes.dimensions = {elements / kLanes, kLanes};
+  lanes.layout.minor_to_major = {1, 0};
+  lanes = retiled(std::move(lanes), target, pred);
+  out.push_back({"reshape",
+                 xla::print_shape(lanes),
+                 xla::TiledLayout(lanes).size_bytes(),
+                 0,
+                 fmt::format("x.reshape(-1, {}) where the program can work on rows of {} (reshape "
+                             "back where the shape matters)",
+                             kLanes, kLanes),
+                 {}});
+}
+
 }  // namespace
 
 std::string transpose_cause(const xla::Shape& shape) {
@@ -77,6 +100,7 @@ std::vector<ProgramFix> program_fixes(const xla::Shape& shape, int64_t size_byte
   std::vector<ProgramFix> candidates;
   if (!shape.dimensions.empty() && shape.layout.tiles.size() <= 3) {
     add_merges(shape, target, pred, candidates);
+    add_lanes(shape, target, pred, candidates);
   }
   for (const LayoutSuggestion& s : suggest_layouts(shape, size_bytes, target, pred, 10000)) {
     if (s.change.rfind("pred stored", 0) == 0) {
