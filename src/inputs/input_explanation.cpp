@@ -79,6 +79,15 @@ ArrayExplanation explain_array(const InputArray& input, const InputOptions& opti
   return a;
 }
 
+void check_shard_counts(const std::vector<int64_t>& shards) {
+  for (std::size_t i = 0; i < shards.size(); ++i) {
+    if (shards[i] < 1) {
+      throw Error(ErrorKind::kOutOfRange,
+                  fmt::format("--shards count {} for dimension {} is not positive", shards[i], i));
+    }
+  }
+}
+
 }  // namespace
 
 std::vector<int64_t> shard_dimensions(const std::vector<int64_t>& dims,
@@ -88,18 +97,16 @@ std::vector<int64_t> shard_dimensions(const std::vector<int64_t>& dims,
                 fmt::format("--shards has {} counts but the shape has {} dimensions", shards.size(),
                             dims.size()));
   }
+  check_shard_counts(shards);
   std::vector<int64_t> out;
   for (std::size_t i = 0; i < dims.size(); ++i) {
-    if (shards[i] < 1) {
-      throw Error(ErrorKind::kOutOfRange,
-                  fmt::format("--shards count {} for dimension {} is not positive", shards[i], i));
-    }
     out.push_back(ceil_divide(dims[i], shards[i]));
   }
   return out;
 }
 
 InputExplanation explain_input(const InputReading& reading, const InputOptions& options) {
+  check_shard_counts(options.shards);  // once for the whole input, not array by array
   InputExplanation e;
   e.format = reading.format;
   e.warnings = reading.warnings;
@@ -164,7 +171,7 @@ nlohmann::ordered_json input_explanation_json(const InputExplanation& e) {
 std::string input_explanation_text(const InputExplanation& e, std::size_t top) {
   using explain::human_bytes;
   const std::size_t shown = top == 0 ? e.arrays.size() : std::min(top, e.arrays.size());
-  std::string out = fmt::format("{} arrays read from an {}; sorted by the bytes padding wastes\n\n",
+  std::string out = fmt::format("{} arrays read ({}); sorted by the bytes padding wastes\n\n",
                                 e.arrays.size(), input_format_name(e.format));
   out += fmt::format("{:>3}  {:>10}  {:>10}  {:>10}  {:>6}  {}\n", "#", "padding", "size",
                      "unpadded", "x", "name  shape");
