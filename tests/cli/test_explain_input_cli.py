@@ -123,3 +123,16 @@ def test_default_shows_sample_report(tessera):
 
 def test_missing_file_is_a_shape_error(tessera):
     tessera.fails("explain", "no/such/file.txt")
+
+
+def test_jax_layout_forms(tessera):
+    repr_ = "Layout(major_to_minor=(0, 1), tiling=((8, 128), (2, 1)), sub_byte_element_size_in_bits=0)"
+    out = tessera.json("explain", "bf16[8,256]", "--jax-layout", repr_, "--json")
+    assert out["layout"] == "bf16[8,256]{1,0:T(8,128)(2,1)}"
+    assert "reversed" in out["jax_layout_note"]
+    old = "Format(layout=DeviceLocalLayout(major_to_minor=(1, 0), _tiling=((8, 128), (2, 1))), sharding=x)"
+    assert tessera.json("explain", "bf16[8,256]", "--jax-layout", old, "--json")["layout"] == \
+        "bf16[8,256]{0,1:T(8,128)(2,1)}"
+    assert "minor_to_major {1,0}" in "\n".join(tessera.lines("explain", "bf16[8,256]", "--jax-layout", repr_))
+    tessera.fails("explain", "bf16[8,256]", "--jax-layout", "Layout(major_to_minor=(0,))")
+    tessera.fails("explain", "bf16[8,256]", "--jax-layout", "Layout.AUTO")

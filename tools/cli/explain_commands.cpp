@@ -46,9 +46,14 @@ void run_explain(const ExplainArguments& args) {
     return;
   }
   if (!args.shape.empty()) {
-    const auto explanation = explain::explain_layout(args.shape, options);
-    std::cout << (args.json ? explain::explanation_json(explanation).dump(2) + "\n"
-                            : explain::explanation_text(explanation));
+    std::string jax_note;  // set with --jax-layout
+    const std::string shape = shape_with_jax_layout(args.shape, args.input, jax_note);
+    const auto explanation = explain::explain_layout(shape, options);
+    auto json = explain::explanation_json(explanation);
+    if (!jax_note.empty()) json["jax_layout_note"] = jax_note;
+    std::cout << (args.json ? json.dump(2) + "\n"
+                            : (jax_note.empty() ? "" : "jax layout        " + jax_note + "\n") +
+                                  explain::explanation_text(explanation));
     return;
   }
   // No shape: the embedded default examples (README's main-job command).

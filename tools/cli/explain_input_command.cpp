@@ -4,8 +4,11 @@
 #include <filesystem>
 #include <iostream>
 
+#include "tessera/error.h"
 #include "tessera/inputs/input_explanation.h"
+#include "tessera/inputs/jax_layout.h"
 #include "tessera/integer_text.h"
+#include "tessera/xla/notation.h"
 
 namespace tessera::cli {
 namespace {
@@ -30,6 +33,20 @@ void add_explain_input_options(CLI::App* explain, ExplainInputArguments& args) {
   explain->add_option("--shards", args.shards,
                       "Shards per dimension, e.g. 8,1: explain the per-device shard (uneven "
                       "shards padded up as XLA does)");
+  explain->add_option("--jax-layout", args.jax_layout,
+                      "JAX layout repr for SHAPE: 'Layout(major_to_minor=(0, 1), tiling=((8, "
+                      "128),), ...)' or Format(layout=...); major_to_minor is XLA's "
+                      "minor_to_major reversed");
+}
+
+std::string shape_with_jax_layout(const std::string& shape, const ExplainInputArguments& args,
+                                  std::string& note) {
+  if (args.jax_layout.empty()) return shape;
+  if (shape.empty())
+    throw Error(ErrorKind::kInvalid, "--jax-layout needs a SHAPE, e.g. f32[8,256]");
+  const inputs::JaxLayout layout = inputs::parse_jax_layout(args.jax_layout);
+  note = inputs::jax_order_note(layout);
+  return xla::print_shape(inputs::apply_jax_layout(xla::parse_shape(shape), layout));
 }
 
 bool is_explain_input(const std::string& argument) {

@@ -12,6 +12,7 @@ namespace tessera::cli {
 struct ExplainInputArguments {
   bool all = false;
   std::string shards;
+  std::string jax_layout;                // --jax-layout REPR, applied to the SHAPE argument
   CLI::Option* target_option = nullptr;  // set by the explain command: was --target given?
 };
 
@@ -24,6 +25,11 @@ bool is_explain_input(const std::string& argument);
 // not given).
 void run_explain_input(const std::string& argument, const ExplainInputArguments& args,
                        const std::string& target, explain::PredStorage pred, bool json);
+
+// The SHAPE argument laid out as --jax-layout says (unchanged without it); `note` gets the line
+// that says JAX's major_to_minor is XLA's minor_to_major reversed.
+std::string shape_with_jax_layout(const std::string& shape, const ExplainInputArguments& args,
+                                  std::string& note);
 
 // The no-argument default: the embedded sample report, as text or as the JSON object.
 std::string sample_report_text();
