@@ -79,8 +79,8 @@ void add_lanes(const xla::Shape& shape, Target target, PredStorage pred,
                  xla::print_shape(lanes),
                  xla::TiledLayout(lanes).size_bytes(),
                  0,
-                 fmt::format("x.reshape(-1, {}) where the program can work on rows of {} (reshape "
-                             "back where the shape matters)",
+                 fmt::format("x.reshape(-1, {}): rows of {} lanes (reshape back where the shape "
+                             "matters)",
                              kLanes, kLanes),
                  {}});
 }

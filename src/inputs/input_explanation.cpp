@@ -70,6 +70,9 @@ ArrayExplanation explain_array(const InputArray& input, const InputOptions& opti
     a.size_bytes = layout.size_bytes();
     a.unpadded_bytes = explain::unpadded_bytes(shape);
     a.cause = short_cause(explain::padding_breakdown(layout));
+    if (const std::string transposed = explain::transpose_cause(shape); !transposed.empty()) {
+      a.cause += "; " + transposed;
+    }
     a.fixes = explain::program_fixes(shape, a.size_bytes, options.target, options.pred,
                                      options.max_fixes);
     if (options.shards.empty()) compare_with_report(a);
