@@ -32,6 +32,40 @@ std::size_t log_prefix_length(std::string_view line) {
   return close + 2;
 }
 
+// Length of the valid UTF-8 sequence starting at s[i], or 0 (overlongs and surrogates are not
+// rejected: the point is that every string tessera prints or puts in JSON is well-formed).
+std::size_t utf8_length(std::string_view s, std::size_t i) {
+  const auto lead = static_cast<unsigned char>(s[i]);
+  const std::size_t n = lead < 0x80           ? 1
+                        : (lead >> 5) == 0x6  ? 2
+                        : (lead >> 4) == 0xE  ? 3
+                        : (lead >> 3) == 0x1E ? 4
+                                              : 0;
+  if (n == 0 || i + n > s.size()) return 0;
+  for (std::size_t k = 1; k < n; ++k) {
+    if ((static_cast<unsigned char>(s[i + k]) >> 6) != 0x2) return 0;
+  }
+  return n;
+}
+
+// Input text is the user's log: bytes that are not UTF-8 become '?' so that warnings, names and
+// JSON output stay valid UTF-8.
+std::string valid_utf8(std::string_view line) {
+  std::string out;
+  out.reserve(line.size());
+  for (std::size_t i = 0; i < line.size();) {
+    const std::size_t n = utf8_length(line, i);
+    if (n == 0) {
+      out += '?';
+      ++i;
+    } else {
+      out.append(line.substr(i, n));
+      i += n;
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 std::vector<std::string> input_lines(std::string_view text) {
@@ -60,7 +94,7 @@ std::vector<std::string> input_lines(std::string_view text) {
     std::string_view line = text.substr(start, end - start);
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     line.remove_prefix(log_prefix_length(line));
-    lines.emplace_back(line);
+    lines.push_back(valid_utf8(line));
     if (end == text.size()) break;
     start = end + 1;
   }

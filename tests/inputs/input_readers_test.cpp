@@ -180,6 +180,12 @@ TEST(Malformed, NeverThrowsAndWarns) {
     for (int j = 0; j < 80; ++j) text += alphabet[random() % alphabet.size()];
     EXPECT_NO_THROW(explain_input(read_input(text), {}));
   }
+  const InputReading latin1 = read_input(
+      "Largest program allocations in hbm:\n 1. Size: 1\xff\n"
+      " Shape: f32[8]{0}\n XLA label: caf\xe9 = f\n");
+  ASSERT_EQ(latin1.arrays.size(), 1u);
+  EXPECT_EQ(latin1.arrays[0].name, "caf?");
+  EXPECT_EQ(latin1.arrays[0].reported_size, "1?");
   const auto bad = explain_input(read_input("Shape: f32[3]{0:T(0)}\n Size: 1\n"), {});
   EXPECT_FALSE(bad.warnings.empty());
 }

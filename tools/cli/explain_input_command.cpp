@@ -64,7 +64,8 @@ void run_explain_input(const std::string& argument, const ExplainInputArguments&
     auto out = inputs::input_explanation_json(e);
     out["input"] = argument;
     if (!options.shards.empty()) out["shards"] = options.shards;
-    std::cout << out.dump(2) << "\n";
+    // The path is the user's bytes: replace what is not UTF-8 rather than fail on it.
+    std::cout << out.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
   } else {
     std::cout << inputs::input_explanation_text(e, args.all ? 0 : kTopArrays);
   }
