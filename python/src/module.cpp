@@ -11,4 +11,5 @@ NB_MODULE(_tessera, module) {
   tessera::python::bind_npu(module);
   tessera::python::bind_relayout(module);
   tessera::python::bind_explain(module);
+  tessera::python::bind_inputs(module);
 }

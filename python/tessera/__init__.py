@@ -21,7 +21,7 @@ from __future__ import annotations
 from . import npu
 from ._conversion import convert, from_physical, to_physical
 from ._dtypes import numpy_dtype, xla_element_type
-from ._explain import explain, tpu_layout
+from ._explain import explain, explain_input, tpu_layout
 from ._tessera import (
     ArgumentError,
     BufferSizeError,
@@ -58,6 +58,7 @@ __all__ = [
     "convert",
     "empty_bytes",
     "explain",
+    "explain_input",
     "from_physical",
     "npu",
     "numpy_dtype",

@@ -8,7 +8,68 @@ from . import _tessera
 from ._dtypes import xla_element_type
 from ._tessera import Layout
 
-explain = _tessera.explain
+explain_input = _tessera.explain_input
+
+
+def _jax_repr(layout: Any) -> str:
+    """The repr of a JAX Layout/Format (or the repr text itself)."""
+    return layout if isinstance(layout, str) else repr(layout)
+
+
+def _shape_text(dtype: Any, shape: Sequence[int]) -> str:
+    name = dtype if isinstance(dtype, str) else xla_element_type(dtype)
+    return f"{name}[{','.join(str(int(d)) for d in shape)}]"
+
+
+def _from_jax(layout: Any, shape: Sequence[int], dtype: Any) -> Layout:
+    """Layout.from_jax(layout_or_format_or_repr, shape, dtype): a JAX Layout, Format (x.format)
+    or their repr in XLA's notation. JAX's major_to_minor is XLA's minor_to_major reversed:
+    Layout(major_to_minor=(0, 1), tiling=((8, 128),)) of f32[8,256] is f32[8,256]{1,0:T(8,128)}."""
+    return Layout.parse(_tessera._jax_layout_shape(_shape_text(dtype, shape), _jax_repr(layout)))
+
+
+def _to_jax(self: Layout) -> Any:
+    """This layout as a jax.experimental.layout.Layout when jax is importable, else as the repr
+    JAX prints (major_to_minor is minor_to_major reversed)."""
+    major_to_minor, tiling, bits, text = _tessera._jax_layout_fields(self)
+    try:
+        from jax.experimental.layout import Layout as JaxLayout
+    except ImportError:
+        return text
+    return JaxLayout(major_to_minor=tuple(major_to_minor),
+                     tiling=tuple(tuple(t) for t in tiling),
+                     sub_byte_element_size_in_bits=bits)
+
+
+Layout.from_jax = staticmethod(_from_jax)
+Layout.to_jax = _to_jax
+
+
+def explain(
+    shape: Any,
+    *,
+    target: str = "none",
+    pred_one_bit: bool = False,
+    max_suggestions: int = 10,
+    shards: Optional[Sequence[int]] = None,
+) -> dict:
+    """The report of `tessera explain --json`: of a shape's text, a Layout, or a JAX array (its
+    x.format layout when it has one). shards: shards per dimension; the per-device shard is
+    explained (uneven shards padded up, as XLA does)."""
+    if isinstance(shape, Layout):
+        text = str(shape)
+    elif isinstance(shape, str):
+        text = shape
+    else:  # an array: jax.Array (x.format), NumPy
+        text = _shape_text(shape.dtype, shape.shape)
+        fmt = getattr(shape, "format", None)
+        layout = getattr(fmt, "layout", None) if fmt is not None else None
+        if layout is not None and "major_to_minor" in repr(layout):
+            text = _tessera._jax_layout_shape(text, repr(layout))
+    if shards is not None:
+        text = _tessera._shard_shape(text, [int(s) for s in shards])
+    return _tessera.explain(text, target=target, pred_one_bit=pred_one_bit,
+                            max_suggestions=max_suggestions)
 
 
 def tpu_layout(

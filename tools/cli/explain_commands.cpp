@@ -6,6 +6,7 @@
 #include <string>
 
 #include "command_registry.h"
+#include "explain_input_command.h"
 #include "target_options.h"
 #include "tessera/error.h"
 #include "tessera/explain/layout_explanation.h"
@@ -27,6 +28,7 @@ struct ExplainArguments {
   bool json = false;
   bool list_targets = false;
   std::size_t max_suggestions = 10;
+  ExplainInputArguments input;  // PATH or '-' instead of a shape (explain_input_command.h)
 };
 
 explain::Target default_target_for(const std::string& shape_text) {
@@ -41,12 +43,22 @@ void run_explain(const ExplainArguments& args) {
   explain::ExplainOptions options;
   options.pred = explain::parse_pred_bits(args.targets.pred_bits);
   options.max_suggestions = args.max_suggestions;
+  if (is_explain_input(args.shape)) {
+    run_explain_input(args.shape, args.input, resolve_target(args.targets, explain::Target::kTpu),
+                      options.pred, args.json);
+    return;
+  }
   if (!args.shape.empty()) {
     options.target = resolve_target(args.targets, default_target_for(args.shape));
     options.target_is_default = target_is_default(args.targets) && explain::is_tpu(options.target);
-    const auto explanation = explain::explain_layout(args.shape, options);
-    std::cout << (args.json ? explain::explanation_json(explanation).dump(2) + "\n"
-                            : explain::explanation_text(explanation));
+    std::string jax_note;  // set with --jax-layout
+    const std::string shape = shape_with_jax_layout(args.shape, args.input, jax_note);
+    const auto explanation = explain::explain_layout(shape, options);
+    auto json = explain::explanation_json(explanation);
+    if (!jax_note.empty()) json["jax_layout_note"] = jax_note;
+    std::cout << (args.json ? json.dump(2) + "\n"
+                            : (jax_note.empty() ? "" : "jax layout        " + jax_note + "\n") +
+                                  explain::explanation_text(explanation));
     return;
   }
   // No shape: the embedded default examples (README's main-job command).
@@ -68,10 +80,11 @@ void run_explain(const ExplainArguments& args) {
     // every example under "examples".
     nlohmann::ordered_json out = examples.back();
     out["examples"] = examples;
+    out["sample_report"] = sample_report_json();
     std::cout << out.dump(2) << "\n";
     return;
   }
-  std::cout << text;
+  std::cout << sample_report_text() << text;
 }
 
 // The arguments of `tessera npu info` (tensor form) or `tessera npu matrix` (matrix form, chosen
@@ -229,11 +242,13 @@ void install(CLI::App& app) {
   auto args = std::make_shared<ExplainArguments>();
   auto* explain = app.add_subcommand(
       "explain", "Sizes, padding (where from), tiling steps and cheaper layouts of a shape");
-  explain->add_option("shape", args->shape,
-                      "Shape, e.g. 's32[2048,1,128,128,4]' or 'F32[3,5]{1,0:T(2,2)}' (none: the "
-                      "built-in examples)");
+  explain->add_option(
+      "shape", args->shape,
+      "Shape, e.g. 's32[2048,1,128,128,4]' or 'F32[3,5]{1,0:T(2,2)}'; or a file (OOM "
+      "report, HLO module, log) or '-' for stdin (none: the built-in examples)");
   add_target_options(explain, args->targets,
                      "Tiles for a shape written without tiles (default tpu)");
+  add_explain_input_options(explain, args->input);
   explain->add_flag("--list-targets", args->list_targets,
                     "Print the TPU generation table with its evidence");
   explain->add_option("--max-suggestions", args->max_suggestions, "Suggestions to list (10)")

@@ -1,0 +1,62 @@
+// tessera.explain_input(), Layout.from_jax()/to_jax() and explain(shards=): thin bindings over
+// tessera/inputs (the same readers and JAX layout parser as `tessera explain PATH|--jax-layout`).
+#include <nanobind/nanobind.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/string_view.h>
+#include <nanobind/stl/tuple.h>
+#include <nanobind/stl/vector.h>
+
+#include "bindings.h"
+#include "python_values.h"
+#include "tessera/inputs/input_explanation.h"
+#include "tessera/inputs/jax_layout.h"
+#include "tessera/xla/notation.h"
+#include "tessera/xla/tiled_layout.h"
+
+namespace nb = nanobind;
+
+namespace tessera::python {
+
+void bind_inputs(nb::module_& module) {
+  module.def(
+      "explain_input",
+      [](std::string_view text, std::string_view target, std::vector<int64_t> shards) {
+        inputs::InputOptions options;
+        options.target = explain::parse_target(target);
+        options.shards = std::move(shards);
+        return json_to_python(inputs::input_explanation_json(
+            inputs::explain_input(inputs::read_input(text), options)));
+      },
+      nb::arg("text"), nb::kw_only(), nb::arg("target") = "tpu",
+      nb::arg("shards") = std::vector<int64_t>{},
+      "The report of `tessera explain PATH --json` for text: an XLA OOM report, an HLO module or "
+      "any log with shapes. Shapes without tiles get the target's (TPU by default).");
+  module.def(
+      "_jax_layout_shape",
+      [](std::string_view shape, std::string_view repr) {
+        return xla::print_shape(
+            inputs::apply_jax_layout(xla::parse_shape(shape), inputs::parse_jax_layout(repr)));
+      },
+      nb::arg("shape"), nb::arg("repr"));
+  module.def(
+      "_jax_layout_fields",
+      [](const xla::TiledLayout& layout) {
+        const xla::Layout& l = layout.shape().layout;
+        std::vector<std::vector<int64_t>> tiles;
+        for (const auto& t : l.tiles) tiles.push_back(t.dimensions);
+        return std::make_tuple(
+            std::vector<int64_t>(l.minor_to_major.rbegin(), l.minor_to_major.rend()), tiles,
+            l.element_size_in_bits, inputs::jax_layout_repr(l));
+      },
+      nb::arg("layout"));
+  module.def(
+      "_shard_shape",
+      [](std::string_view shape_text, const std::vector<int64_t>& shards) {
+        xla::Shape shape = xla::parse_shape(shape_text);
+        shape.dimensions = inputs::shard_dimensions(shape.dimensions, shards);
+        return xla::print_shape(shape);
+      },
+      nb::arg("shape"), nb::arg("shards"));
+}
+
+}  // namespace tessera::python

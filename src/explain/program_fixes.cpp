@@ -1,0 +1,157 @@
+#include "tessera/explain/program_fixes.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+
+#include "tessera/explain/layout_suggestions.h"
+#include "tessera/xla/notation.h"
+#include "tessera/xla/tiled_layout.h"
+
+namespace tessera::explain {
+namespace {
+
+int kind_rank(const std::string& kind) {
+  if (kind == "reshape") return 0;
+  if (kind == "reorder") return 1;
+  return 2;
+}
+
+// JAX's axes order for a minor_to_major: most major first, i.e. minor_to_major reversed.
+std::vector<int64_t> major_to_minor(const std::vector<int64_t>& m2m) {
+  return {m2m.rbegin(), m2m.rend()};
+}
+
+std::string python_tuple(const std::vector<int64_t>& values) {
+  if (values.size() == 1) return fmt::format("({},)", values[0]);
+  return fmt::format("({})", fmt::join(values, ", "));
+}
+
+xla::Shape retiled(xla::Shape shape, Target target, PredStorage pred) {
+  if (target != Target::kNone) {
+    shape.layout.tiles.clear();
+    shape.layout.element_size_in_bits = 0;
+  }
+  return apply_target(std::move(shape), target, pred);
+}
+
+// Merging dims b and b+1 keeps every element's memory order when b+1 sits right below b in
+// minor_to_major; only then is a reshape free of data movement.
+void add_merges(const xla::Shape& shape, Target target, PredStorage pred,
+                std::vector<ProgramFix>& out) {
+  const auto& m2m = shape.layout.minor_to_major;
+  for (std::size_t k = 0; k + 1 < m2m.size(); ++k) {
+    const int64_t minor = m2m[k];
+    const int64_t major = m2m[k + 1];
+    if (major + 1 != minor) continue;
+    xla::Shape merged = shape;
+    merged.dimensions[major] *= shape.dimensions[minor];
+    merged.dimensions.erase(merged.dimensions.begin() + minor);
+    merged.layout.minor_to_major.clear();
+    for (int64_t d : m2m) {
+      if (d != minor) merged.layout.minor_to_major.push_back(d > minor ? d - 1 : d);
+    }
+    merged = retiled(std::move(merged), target, pred);
+    out.push_back({"reshape",
+                   xla::print_shape(merged),
+                   xla::TiledLayout(merged).size_bytes(),
+                   0,
+                   fmt::format("x.reshape{}", python_tuple(merged.dimensions)),
+                   {}});
+  }
+}
+
+// The whole array as rows of 128 lanes, the TPU tile's width: no dimension is padded when the
+// element count divides into full (8,128) tiles.
+void add_lanes(const xla::Shape& shape, Target target, PredStorage pred,
+               std::vector<ProgramFix>& out) {
+  constexpr int64_t kLanes = 128;
+  int64_t elements = 1;
+  for (int64_t d : shape.dimensions) elements *= d;
+  if (target != Target::kTpu || shape.rank() < 2 || elements % kLanes != 0) return;
+  if (shape.dimensions.back() == kLanes) return;
+  xla::Shape lanes = shape;
+  lanes.dimensions = {elements / kLanes, kLanes};
+  lanes.layout.minor_to_major = {1, 0};
+  lanes = retiled(std::move(lanes), target, pred);
+  out.push_back({"reshape",
+                 xla::print_shape(lanes),
+                 xla::TiledLayout(lanes).size_bytes(),
+                 0,
+                 fmt::format("x.reshape(-1, {}): rows of {} lanes (reshape back where the shape "
+                             "matters)",
+                             kLanes, kLanes),
+                 {}});
+}
+
+}  // namespace
+
+std::string transpose_cause(const xla::Shape& shape) {
+  const auto& m2m = shape.layout.minor_to_major;
+  if (std::is_sorted(m2m.rbegin(), m2m.rend())) return "";
+  return fmt::format(
+      "minor_to_major {{{}}} is what jnp.transpose(x, {}) of a row-major array gives",
+      fmt::join(m2m, ","), python_tuple(major_to_minor(m2m)));
+}
+
+std::vector<ProgramFix> program_fixes(const xla::Shape& shape, int64_t size_bytes, Target target,
+                                      PredStorage pred, std::size_t limit) {
+  std::vector<ProgramFix> candidates;
+  if (!shape.dimensions.empty() && shape.layout.tiles.size() <= 3) {
+    add_merges(shape, target, pred, candidates);
+    add_lanes(shape, target, pred, candidates);
+  }
+  for (const LayoutSuggestion& s : suggest_layouts(shape, size_bytes, target, pred, 10000)) {
+    if (s.change.rfind("pred stored", 0) == 0) {
+      // A storage the profile in use does not hold (1-bit pred on today's TPUs) is never offered.
+      if (pred == PredStorage::kOneBit) {
+        candidates.push_back({"storage", s.layout, s.size_bytes, 0, s.change, {}});
+      }
+      continue;
+    }
+    const xla::Shape other = xla::parse_shape(s.layout);
+    const auto axes = major_to_minor(other.layout.minor_to_major);
+    candidates.push_back(
+        {"reorder",
+         s.layout,
+         s.size_bytes,
+         0,
+         fmt::format("jnp.transpose(x, {}) where x is made; XLA then keeps "
+                     "minor_to_major {{{}}}",
+                     python_tuple(axes), fmt::join(other.layout.minor_to_major, ",")),
+         {}});
+  }
+  for (ProgramFix& c : candidates) c.bytes_saved = size_bytes - c.size_bytes;
+  std::stable_sort(candidates.begin(), candidates.end(), [](const auto& a, const auto& b) {
+    if (a.size_bytes != b.size_bytes) return a.size_bytes < b.size_bytes;
+    return kind_rank(a.kind) < kind_rank(b.kind);
+  });
+  std::vector<ProgramFix> fixes;
+  std::map<std::pair<std::string, int64_t>, std::size_t> group;  // (kind, size) -> fix
+  for (ProgramFix& c : candidates) {
+    if (c.bytes_saved <= 0) continue;
+    const auto key = std::make_pair(c.kind, c.size_bytes);
+    if (auto it = group.find(key); it != group.end()) {
+      if (fixes[it->second].alternatives.size() < 8) {
+        fixes[it->second].alternatives.push_back(c.layout);
+      }
+      continue;
+    }
+    if (fixes.size() >= limit) continue;
+    group[key] = fixes.size();
+    fixes.push_back(std::move(c));
+  }
+  return fixes;
+}
+
+nlohmann::ordered_json program_fix_json(const ProgramFix& fix) {
+  return {{"kind", fix.kind},
+          {"layout", fix.layout},
+          {"size_bytes", fix.size_bytes},
+          {"bytes_saved", fix.bytes_saved},
+          {"change", fix.change},
+          {"alternatives", fix.alternatives}};
+}
+
+}  // namespace tessera::explain

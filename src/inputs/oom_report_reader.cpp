@@ -1,0 +1,128 @@
+// XLA TPU out-of-memory reports: "Largest program allocations in hbm:" then numbered entries
+//   1. Size: 32.00G
+//      Operator: op_name="..." source_file="..." source_line=12     (newer reports)
+//      Shape: s32[8388608,8,4]{2,1,0:T(8,128)}
+//      Unpadded size: 1.00G
+//      Extra memory due to padding: 31.00G (32.0x expansion)      (only when padded)
+//      XLA label: %fusion.3 = s32[8388608,8,4]{2,1,0:T(8,128)} fusion(...)   (or "fusion.3 =
+//      fusion(...)") Allocation type: HLO temp
+//      ==========================
+// Older reports (2019-2020: tensorflow#30803, pytorch/xla#1965) have no Operator line; sections
+// exist for hbm and vmem. Field names are matched, not positions, so either layout reads.
+#include <optional>
+#include <string>
+
+#include "tessera/inputs/input_arrays.h"
+#include "tessera/inputs/shapes_in_text.h"
+#include "tessera/integer_text.h"
+
+namespace tessera::inputs {
+namespace {
+
+std::optional<std::string_view> field(std::string_view line, std::string_view name) {
+  const std::string_view t = trim(line);
+  if (t.substr(0, name.size()) != name) return std::nullopt;
+  return trim(t.substr(name.size()));
+}
+
+// "fusion.1265.remat3 = fusion(...)" or "%broadcast.8 = f32[...] broadcast(...)" -> the name.
+std::string label_name(std::string_view label) {
+  const std::size_t eq = label.find(" = ");
+  std::string_view name = trim(label.substr(0, eq == std::string_view::npos ? 0 : eq));
+  if (name.substr(0, 5) == "ROOT ") name = trim(name.substr(5));
+  if (!name.empty() && name.front() == '%') name.remove_prefix(1);
+  return std::string(name);
+}
+
+// "  3. Size: 1.00G" -> entry number 3 and "1.00G".
+std::optional<std::pair<std::string, std::string>> entry_start(std::string_view line) {
+  const std::string_view t = trim(line);
+  const std::size_t dot = t.find(". Size:");
+  if (dot == std::string_view::npos || dot == 0 || dot > 8) return std::nullopt;
+  for (char c : t.substr(0, dot)) {
+    if (c < '0' || c > '9') return std::nullopt;
+  }
+  return std::make_pair(std::string(t.substr(0, dot)), std::string(trim(t.substr(dot + 7))));
+}
+
+struct Entry {
+  std::string number;
+  std::string size;
+  int64_t start_line = 0;
+  std::vector<ShapeToken> shapes;
+  int64_t shape_line = 0;
+  std::string unpadded, padding, name;
+};
+
+}  // namespace
+
+InputReading read_oom_report(std::string_view text) {
+  InputReading reading;
+  reading.format = InputFormat::kOomReport;
+  const std::vector<std::string> lines = input_lines(text);
+  std::string space = "hbm";
+  std::optional<Entry> entry;
+  auto finish = [&] {
+    if (!entry) return;
+    if (entry->shapes.empty()) {
+      reading.warnings.push_back("line " + std::to_string(entry->start_line) + ": allocation " +
+                                 entry->number +
+                                 " has no readable Shape: line (report cut short?); skipped");
+    }
+    for (const ShapeToken& s : entry->shapes) {
+      if (reading.arrays.size() >= kMaxInputArrays) break;
+      InputArray a;
+      a.shape = s.text;
+      a.name = entry->name.empty() ? "" : entry->name + s.index;
+      a.place = space + " allocation " + entry->number;
+      a.line = entry->shape_line;
+      // The report's numbers describe the whole allocation, so they stay with a single array.
+      if (entry->shapes.size() == 1) {
+        a.reported_size = entry->size;
+        a.reported_unpadded = entry->unpadded;
+        a.reported_padding = entry->padding;
+      }
+      reading.arrays.push_back(std::move(a));
+    }
+    entry.reset();
+  };
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    const std::string_view line = lines[i];
+    const int64_t number = static_cast<int64_t>(i) + 1;
+    if (const std::size_t at = line.find("allocations in "); at != std::string_view::npos) {
+      finish();
+      const std::string_view rest = line.substr(at + 15);
+      space = std::string(rest.substr(0, std::min(rest.find(':'), rest.size())));
+      continue;
+    }
+    if (auto start = entry_start(line)) {
+      finish();
+      entry = Entry{start->first, start->second, number, {}, 0, {}, {}, {}};
+      continue;
+    }
+    if (!entry) continue;
+    if (auto shape = field(line, "Shape:")) {
+      std::size_t pos = 0;
+      if (auto shapes = read_shape_at(*shape, pos)) {
+        entry->shapes = std::move(*shapes);
+        entry->shape_line = number;
+      } else {
+        reading.warnings.push_back("line " + std::to_string(number) + ": cannot read the shape '" +
+                                   std::string(shape->substr(0, 80)) + "'");
+      }
+    } else if (auto unpadded = field(line, "Unpadded size:")) {
+      entry->unpadded = std::string(*unpadded);
+    } else if (auto padding = field(line, "Extra memory due to padding:")) {
+      entry->padding = std::string(*padding);
+    } else if (auto label = field(line, "XLA label:")) {
+      entry->name = label_name(*label);
+    } else if (trim(line).substr(0, 5) == "=====") {
+      finish();
+    }
+  }
+  finish();
+  if (reading.arrays.empty()) reading.warnings.push_back("no allocation with a Shape: line found");
+  return reading;
+}
+
+}  // namespace tessera::inputs

@@ -1,0 +1,63 @@
+// JAX layout reprs of every form JAX prints (issue 11) in XLA's notation.
+#include "tessera/inputs/jax_layout.h"
+
+#include <gtest/gtest.h>
+
+#include "tessera/error.h"
+#include "tessera/xla/notation.h"
+
+namespace tessera::inputs {
+namespace {
+
+std::string laid_out(const std::string& shape, const std::string& repr) {
+  return xla::print_shape(apply_jax_layout(xla::parse_shape(shape), parse_jax_layout(repr)));
+}
+
+TEST(JaxLayout, EveryReprForm) {
+  EXPECT_EQ(laid_out("bf16[8,256]",
+                     "Layout(major_to_minor=(0, 1), tiling=((8, 128), (2, 1)), "
+                     "sub_byte_element_size_in_bits=0)"),
+            "bf16[8,256]{1,0:T(8,128)(2,1)}");
+  EXPECT_EQ(laid_out("f32[8,256]",
+                     "DeviceLocalLayout(major_to_minor=(1, 0), _tiling=((8, 128),), "
+                     "_sub_byte_element_size_in_bits=0)"),
+            "f32[8,256]{0,1:T(8,128)}");
+  EXPECT_EQ(laid_out("f32[4,8,256]",
+                     "Format(layout=Layout(major_to_minor=(0, 1, 2), tiling=((8, 128),), "
+                     "sub_byte_element_size_in_bits=0), sharding=NamedSharding(mesh=Mesh('x': 8), "
+                     "spec=PartitionSpec('x',)))"),
+            "f32[4,8,256]{2,1,0:T(8,128)}");
+  EXPECT_EQ(laid_out("s4[8,256]",
+                     "Layout(major_to_minor=(0, 1), tiling=((8, 128), (8, 1)), "
+                     "sub_byte_element_size_in_bits=4)"),
+            "s4[8,256]{1,0:T(8,128)(8,1)E(4)}");
+  EXPECT_EQ(laid_out("f32[3]",
+                     "Layout(major_to_minor=(0,), tiling=(), "
+                     "sub_byte_element_size_in_bits=0)"),
+            "f32[3]{0}");
+  EXPECT_EQ(laid_out("f32[3]", "Layout(major_to_minor=(0,), tiling=None)"), "f32[3]{0}");
+}
+
+TEST(JaxLayout, ReprRoundTripsAndSaysTheOrderIsReversed) {
+  const xla::Layout layout = xla::parse_shape("bf16[8,256]{0,1:T(8,128)(2,1)}").layout;
+  const std::string repr = jax_layout_repr(layout);
+  EXPECT_EQ(repr,
+            "Layout(major_to_minor=(1, 0), tiling=((8, 128), (2, 1)), "
+            "sub_byte_element_size_in_bits=0)");
+  EXPECT_EQ(laid_out("bf16[8,256]", repr), "bf16[8,256]{0,1:T(8,128)(2,1)}");
+  EXPECT_EQ(jax_order_note(parse_jax_layout(repr)),
+            "JAX major_to_minor (1, 0) is XLA minor_to_major {0,1}: the same order reversed");
+}
+
+TEST(JaxLayout, RefusesWhatIsNotALayout) {
+  EXPECT_THROW(parse_jax_layout("Layout.AUTO"), Error);
+  EXPECT_THROW(parse_jax_layout("Format(AUTO)"), Error);
+  EXPECT_THROW(parse_jax_layout("{1,0:T(8,128)}"), Error);
+  EXPECT_THROW(parse_jax_layout("Layout(tiling=((8, 128),))"), Error);
+  EXPECT_THROW(parse_jax_layout("Layout(major_to_minor=(0, x))"), Error);
+  EXPECT_THROW(laid_out("f32[8,256]", "Layout(major_to_minor=(0, 0))"), Error);
+  EXPECT_THROW(laid_out("f32[8,256]", "Layout(major_to_minor=(0, 1), tiling=((0, 128),))"), Error);
+}
+
+}  // namespace
+}  // namespace tessera::inputs

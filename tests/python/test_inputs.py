@@ -1,0 +1,47 @@
+"""Issue 11 from Python: explain_input, Layout.from_jax/to_jax, explain(jax_array), shards=."""
+import pathlib
+
+import numpy as np
+import pytest
+
+import tessera
+
+FIXTURES = pathlib.Path(__file__).resolve().parent.parent / "inputs" / "fixtures"
+REPR = "Layout(major_to_minor=(0, 1), tiling=((8, 128), (2, 1)), sub_byte_element_size_in_bits=0)"
+
+
+def test_explain_input_matches_the_report():
+    out = tessera.explain_input((FIXTURES / "jax_7502_padding.txt").read_text())
+    (array,) = out["arrays"]
+    assert array["name"] == "iota.1" and array["padding_bytes"] == 31 * 2**30
+    assert array["disagreements"] == []
+
+
+def test_from_jax_repr_and_format():
+    layout = tessera.Layout.from_jax(REPR, (8, 256), "bf16")
+    assert str(layout) == "bf16[8,256]{1,0:T(8,128)(2,1)}"
+    old = "Format(layout=DeviceLocalLayout(major_to_minor=(1, 0), _tiling=((8, 128),)), sharding=x)"
+    assert str(tessera.Layout.from_jax(old, (8, 256), np.float32)) == "f32[8,256]{0,1:T(8,128)}"
+    with pytest.raises(tessera.Error, match="major_to_minor"):
+        tessera.Layout.from_jax("Layout(major_to_minor=(0,))", (8, 256), "f32")
+
+
+def test_to_jax_round_trip():
+    layout = tessera.Layout.parse("bf16[8,256]{0,1:T(8,128)(2,1)}")
+    jax_layout = layout.to_jax()
+    assert "major_to_minor=(1, 0)" in repr(jax_layout)
+    assert str(tessera.Layout.from_jax(jax_layout, (8, 256), "bf16")) == str(layout)
+
+
+def test_explain_shards():
+    out = tessera.explain("f32[1001,256]", target="tpu", shards=(8, 1))
+    assert out["layout"] == "f32[126,256]{1,0:T(8,128)}" and out["size_bytes"] == 128 * 256 * 4
+    with pytest.raises(tessera.Error):
+        tessera.explain("f32[1001,256]", shards=(8,))
+
+
+def test_explain_jax_array_reads_its_format():
+    jnp = pytest.importorskip("jax.numpy")
+    x = jnp.zeros((8, 256), jnp.bfloat16)
+    out = tessera.explain(x, target="tpu")
+    assert out["layout"] == "bf16[8,256]{1,0:T(8,128)(2,1)}"

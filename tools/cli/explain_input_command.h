@@ -1,0 +1,37 @@
+// `tessera explain PATH|-`: the input-file form of `tessera explain` (tessera/inputs).
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "tessera/explain/target_profile.h"
+
+namespace tessera::cli {
+
+struct ExplainInputArguments {
+  bool all = false;
+  std::string shards;
+  std::string jax_layout;  // --jax-layout REPR, applied to the SHAPE argument
+};
+
+void add_explain_input_options(CLI::App* explain, ExplainInputArguments& args);
+
+// True when `argument` names an input (an existing file, or "-" for stdin) rather than a shape.
+bool is_explain_input(const std::string& argument);
+
+// Explains every array of the input with `target`/`pred` (the explain command resolves them:
+// --target, else TESSERA_TARGET, else tpu, since shapes in reports are TPU shapes).
+void run_explain_input(const std::string& argument, const ExplainInputArguments& args,
+                       explain::Target target, explain::PredStorage pred, bool json);
+
+// The SHAPE argument laid out as --jax-layout says (unchanged without it); `note` gets the line
+// that says JAX's major_to_minor is XLA's minor_to_major reversed.
+std::string shape_with_jax_layout(const std::string& shape, const ExplainInputArguments& args,
+                                  std::string& note);
+
+// The no-argument default: the embedded sample report, as text or as the JSON object.
+std::string sample_report_text();
+nlohmann::ordered_json sample_report_json();
+
+}  // namespace tessera::cli
