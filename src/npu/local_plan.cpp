@@ -78,23 +78,21 @@ void refuse_unknown_fields(const Json& object, std::initializer_list<std::string
                            const std::string& where) {
   for (const auto& [key, value] : object.items()) {
     if (std::find(known.begin(), known.end(), key) == known.end()) {
-      throw Error(ErrorKind::kInvalid,
-                  fmt::format("{}: unknown field '{}' (known: {})", where, key,
-                              fmt::join(known, ", ")));
+      throw Error(ErrorKind::kInvalid, fmt::format("{}: unknown field '{}' (known: {})", where, key,
+                                                   fmt::join(known, ", ")));
     }
   }
 }
 
 std::vector<std::string> name_list(const Json& value, const std::string& where) {
   if (!value.is_array()) {
-    throw Error(ErrorKind::kInvalid,
-                fmt::format("{}: must be a list of tensor names", where));
+    throw Error(ErrorKind::kInvalid, fmt::format("{}: must be a list of tensor names", where));
   }
   std::vector<std::string> names;
   for (const Json& item : value) {
     if (!item.is_string()) {
-      throw Error(ErrorKind::kInvalid, fmt::format("{}: {} is not a tensor name", where,
-                                                   item.dump()));
+      throw Error(ErrorKind::kInvalid,
+                  fmt::format("{}: {} is not a tensor name", where, item.dump()));
     }
     names.push_back(item.get<std::string>());
   }
@@ -103,8 +101,8 @@ std::vector<std::string> name_list(const Json& value, const std::string& where) 
 
 PlanTensor parse_tensor(const Json& object, const std::string& device, std::size_t position) {
   if (!object.is_object()) {
-    throw Error(ErrorKind::kInvalid,
-                fmt::format("tensors[{}]: must be an object, not {}", position, object.type_name()));
+    throw Error(ErrorKind::kInvalid, fmt::format("tensors[{}]: must be an object, not {}", position,
+                                                 object.type_name()));
   }
   if (!object.contains("name") || !object["name"].is_string() ||
       object["name"].get<std::string>().empty()) {
@@ -114,14 +112,13 @@ PlanTensor parse_tensor(const Json& object, const std::string& device, std::size
   PlanTensor t;
   t.name = object["name"].get<std::string>();
   refuse_unknown_fields(object,
-                        {"name", "shape", "rows", "cols", "w", "dtype", "layout", "mode",
-                         "address", "gdma_row_stride"},
+                        {"name", "shape", "rows", "cols", "w", "dtype", "layout", "mode", "address",
+                         "gdma_row_stride"},
                         tensor_where(t.name, ""));
   const auto text = [&](const char* field, bool required) -> std::optional<std::string> {
     if (!object.contains(field)) {
       if (!required) return std::nullopt;
-      throw Error(ErrorKind::kInvalid,
-                  fmt::format("{}: missing", tensor_where(t.name, field)));
+      throw Error(ErrorKind::kInvalid, fmt::format("{}: missing", tensor_where(t.name, field)));
     }
     const std::string where = tensor_where(t.name, field);
     return std::string(field) == "shape" ? shape_text(object[field], where)
@@ -135,8 +132,8 @@ PlanTensor parse_tensor(const Json& object, const std::string& device, std::size
   if (const auto mode = text("mode", false)) t.tensor.mode = *mode;
   if (object.contains("gdma_row_stride")) {
     if (!object["gdma_row_stride"].is_boolean()) {
-      throw Error(ErrorKind::kInvalid,
-                  fmt::format("{}: must be true or false", tensor_where(t.name, "gdma_row_stride")));
+      throw Error(ErrorKind::kInvalid, fmt::format("{}: must be true or false",
+                                                   tensor_where(t.name, "gdma_row_stride")));
     }
     t.tensor.gdma_row_stride = object["gdma_row_stride"].get<bool>();
   }
@@ -194,9 +191,9 @@ PlanOp parse_op(const Json& object, const std::set<std::string>& names, std::siz
   for (const auto* list : {&op.reads, &op.writes}) {
     for (const std::string& name : *list) {
       if (!names.contains(name)) {
-        throw Error(ErrorKind::kInvalid,
-                    fmt::format("{}: names tensor '{}', which the plan does not have", where,
-                                name));
+        throw Error(
+            ErrorKind::kInvalid,
+            fmt::format("{}: names tensor '{}', which the plan does not have", where, name));
       }
     }
   }
@@ -208,8 +205,7 @@ PlanOp parse_op(const Json& object, const std::set<std::string>& names, std::siz
 LocalTensor make_plan_tensor(const LocalPlan& plan, const PlanTensor& tensor,
                              std::optional<int64_t> address) {
   (void)plan;
-  const std::string address_text =
-      address ? std::to_string(*address) : tensor.tensor.address;
+  const std::string address_text = address ? std::to_string(*address) : tensor.tensor.address;
   if (!address && tensor.auto_address) {
     throw Error(ErrorKind::kInvalid,
                 fmt::format("tensor '{}' has address auto: place the plan first", tensor.name));
@@ -253,7 +249,8 @@ LocalPlan parse_local_plan(const Json& plan) {
     out.tensors.push_back(std::move(t));
   }
   if (plan.contains("ops")) {
-    if (!plan["ops"].is_array()) throw Error(ErrorKind::kInvalid, "plan: field 'ops' must be a list");
+    if (!plan["ops"].is_array())
+      throw Error(ErrorKind::kInvalid, "plan: field 'ops' must be a list");
     position = 0;
     for (const Json& object : plan["ops"]) out.ops.push_back(parse_op(object, names, position++));
   }
@@ -292,8 +289,8 @@ nlohmann::ordered_json local_plan_json(const LocalPlan& plan) {
     if (t.matrix) {
       object["rows"] = number_or_text(t.matrix->rows);
       object["cols"] = number_or_text(t.matrix->columns);
-      object["w"] = t.matrix->best_width ? nlohmann::ordered_json("best")
-                                         : number_or_text(*t.matrix->width);
+      object["w"] =
+          t.matrix->best_width ? nlohmann::ordered_json("best") : number_or_text(*t.matrix->width);
     } else {
       const TensorShape shape = parse_tensor_shape(t.tensor.shape);
       object["shape"] = shape;
@@ -340,8 +337,8 @@ std::pair<std::string, std::vector<std::pair<std::string, std::string>>> split_s
   for (std::size_t i = 1; i < parts.size(); ++i) {
     const std::size_t equals = parts[i].find('=');
     if (equals == std::string_view::npos) {
-      throw Error(ErrorKind::kSyntax, fmt::format("{} '{}': item '{}' is not key=value", what,
-                                                  text, parts[i]));
+      throw Error(ErrorKind::kSyntax,
+                  fmt::format("{} '{}': item '{}' is not key=value", what, text, parts[i]));
     }
     pairs.emplace_back(std::string(trim(parts[i].substr(0, equals))),
                        std::string(trim(parts[i].substr(equals + 1))));

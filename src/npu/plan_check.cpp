@@ -10,18 +10,6 @@
 namespace tessera::npu {
 namespace {
 
-// The element whose bytes include byte `byte` of NPU `npu`; nullopt for a packing dummy (or a
-// tensor whose map tessera cannot build).
-std::optional<std::vector<int64_t>> element_at(const LocalTensor& tensor, int64_t npu,
-                                               int64_t byte) {
-  try {
-    const int64_t address = npu * tensor.device().local_memory_bytes + byte;
-    return tensor.index_map().logical_index(address / tensor.element_bytes());
-  } catch (const Error&) {
-    return std::nullopt;
-  }
-}
-
 bool fits_with(const LocalTensor& tensor, const TensorShape& shape) {
   try {
     return LocalTensor(tensor.device(), shape, tensor.element_type(), tensor.address(),
@@ -42,7 +30,8 @@ void compare_pair(const PlannedTensor& a, const PlannedTensor& b, PlanCheck& che
     overlapped = true;
     const int64_t first = common.front().begin;
     check.overlaps.push_back({a.name, b.name, q, total_bytes(common), first,
-                              element_at(*a.tensor, q, first), element_at(*b.tensor, q, first)});
+                              element_at_byte(*a.tensor, q, first),
+                              element_at_byte(*b.tensor, q, first)});
   }
   if (overlapped) return;
   // No byte in common: does either store bytes inside the other's band?
@@ -52,7 +41,8 @@ void compare_pair(const PlannedTensor& a, const PlannedTensor& b, PlanCheck& che
     std::optional<int64_t> first_npu;
     int64_t bytes = 0;
     for (int64_t q = 0; q < npus; ++q) {
-      const int64_t inside = total_bytes(intersect_runs(inner->runs[static_cast<std::size_t>(q)], band));
+      const int64_t inside =
+          total_bytes(intersect_runs(inner->runs[static_cast<std::size_t>(q)], band));
       if (inside == 0) continue;
       if (!first_npu) first_npu = q;
       bytes += inside;
@@ -62,6 +52,16 @@ void compare_pair(const PlannedTensor& a, const PlannedTensor& b, PlanCheck& che
 }
 
 }  // namespace
+
+std::optional<std::vector<int64_t>> element_at_byte(const LocalTensor& tensor, int64_t npu,
+                                                    int64_t byte) {
+  try {
+    const int64_t address = npu * tensor.device().local_memory_bytes + byte;
+    return tensor.index_map().logical_index(address / tensor.element_bytes());
+  } catch (const Error&) {
+    return std::nullopt;  // a map tessera cannot build (interleaved strides on a huge tensor)
+  }
+}
 
 std::vector<PlanSlice> smallest_slices(const LocalTensor& tensor) {
   std::vector<PlanSlice> slices;

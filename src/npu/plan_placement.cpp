@@ -30,8 +30,8 @@ int64_t offset_step(const LocalTensor& tensor) {
 // The band [R, R + reserved) a tensor takes in every NPU, clipped to local memory.
 ByteRun band(const LocalTensor& tensor) {
   const int64_t begin = tensor.start().offset;
-  return {begin, std::min(begin + tensor.bytes_reserved_per_npu(),
-                          tensor.device().local_memory_bytes)};
+  return {begin,
+          std::min(begin + tensor.bytes_reserved_per_npu(), tensor.device().local_memory_bytes)};
 }
 
 std::set<int64_t> banks_of_band(const ByteRun& run, int64_t bank_bytes) {
@@ -73,8 +73,11 @@ LocalPlan place_auto_tensors(const LocalPlan& plan, std::vector<std::string>& ex
   explanations.assign(plan.tensors.size(), "");
   // Bands of the fixed tensors: they are taken in every NPU, so one list serves all NPUs.
   std::vector<std::pair<std::string, ByteRun>> taken;
+  // A fixed tensor that does not fit is not in local memory as written (it gets slices).
   for (const PlanTensor& t : plan.tensors) {
-    if (!t.auto_address) taken.emplace_back(t.name, band(make_plan_tensor(plan, t)));
+    if (t.auto_address) continue;
+    const LocalTensor tensor = make_plan_tensor(plan, t);
+    if (tensor.fits()) taken.emplace_back(t.name, band(tensor));
   }
   for (std::size_t i = 0; i < out.tensors.size(); ++i) {
     PlanTensor& t = out.tensors[i];
@@ -130,9 +133,8 @@ LocalPlan place_auto_tensors(const LocalPlan& plan, std::vector<std::string>& ex
       }
       if (bank_fit) break;
     }
-    const std::string npu_reason =
-        fmt::format("start NPU {} gives the narrowest band ({} bytes per NPU)", best_npu,
-                    best_bytes);
+    const std::string npu_reason = fmt::format(
+        "start NPU {} gives the narrowest band ({} bytes per NPU)", best_npu, best_bytes);
     if (!first_fit) {
       explanations[i] = fmt::format(
           "not placed: {}, but no free run of local memory is that long (offsets multiple of "
@@ -142,9 +144,10 @@ LocalPlan place_auto_tensors(const LocalPlan& plan, std::vector<std::string>& ex
     }
     const int64_t offset = avoid.empty() ? *first_fit : bank_fit.value_or(*first_fit);
     const int64_t address = best_npu * device.local_memory_bytes + offset;
-    std::string why = fmt::format("{}; offset {} is the lowest multiple of {} whose band [{}, {}) "
-                                  "meets no other tensor's band",
-                                  npu_reason, offset, step, offset, offset + best_bytes);
+    std::string why = fmt::format(
+        "{}; offset {} is the lowest multiple of {} whose band [{}, {}) "
+        "meets no other tensor's band",
+        npu_reason, offset, step, offset, offset + best_bytes);
     if (!avoid.empty()) {
       why += bank_fit ? fmt::format(" and no bank of {} (same op)", fmt::join(avoided, ", "))
                       : fmt::format("; no offset keeps it out of the banks of {} (same op)",

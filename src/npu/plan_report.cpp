@@ -79,8 +79,7 @@ nlohmann::ordered_json plan_check_json(const PlanCheck& check) {
   }
   nlohmann::ordered_json conflicts = nlohmann::ordered_json::array();
   for (const PlanBankConflict& c : check.bank_conflicts) {
-    conflicts.push_back(
-        {{"op", c.op}, {"a", c.a}, {"b", c.b}, {"npu", c.npu}, {"bank", c.bank}});
+    conflicts.push_back({{"op", c.op}, {"a", c.a}, {"b", c.b}, {"npu", c.npu}, {"bank", c.bank}});
   }
   nlohmann::ordered_json npus = nlohmann::ordered_json::array();
   for (const PlanNpuUsage& n : check.npus) {
@@ -89,12 +88,9 @@ nlohmann::ordered_json plan_check_json(const PlanCheck& check) {
                     {"free_bytes", n.free_bytes},
                     {"largest_free_run", n.largest_free_run}});
   }
-  return {{"plan", local_plan_json(check.plan)},
-          {"tensors", tensors},
-          {"overlaps", overlaps},
-          {"empty_block_reuse", reuse},
-          {"bank_conflicts", conflicts},
-          {"npus", npus}};
+  return {
+      {"plan", local_plan_json(check.plan)}, {"tensors", tensors},          {"overlaps", overlaps},
+      {"empty_block_reuse", reuse},          {"bank_conflicts", conflicts}, {"npus", npus}};
 }
 
 std::string plan_check_text(const PlanCheck& check) {
@@ -107,10 +103,10 @@ std::string plan_check_text(const PlanCheck& check) {
     if (!t.tensor) {
       out += fmt::format("  {:<10} auto, not placed ({} bytes per NPU)\n", t.name, t.bytes_per_npu);
     } else {
-      out += fmt::format("  {:<10} address {} (NPU {}, offset {}), band {} bytes per NPU, {}\n",
-                         t.name, t.tensor->address(), t.tensor->start().npu,
-                         t.tensor->start().offset, t.bytes_per_npu,
-                         t.fits ? "fits" : "does NOT fit");
+      out +=
+          fmt::format("  {:<10} address {} (NPU {}, offset {}), band {} bytes per NPU, {}\n",
+                      t.name, t.tensor->address(), t.tensor->start().npu, t.tensor->start().offset,
+                      t.bytes_per_npu, t.fits ? "fits" : "does NOT fit");
     }
     if (t.fits && device.banks > 1) {
       std::vector<int64_t> all;
@@ -119,7 +115,7 @@ std::string plan_check_text(const PlanCheck& check) {
       all.erase(std::unique(all.begin(), all.end()), all.end());
       out += fmt::format("             banks {} (over all NPUs)\n", bank_list(all));
     }
-    if (!t.placement.empty()) out += fmt::format("             placed: {}\n", t.placement);
+    if (!t.placement.empty()) out += fmt::format("             auto: {}\n", t.placement);
     for (const PlanSlice& s : t.slices) {
       out += fmt::format("             slice {}: {} slices of ({}), {} bytes per NPU\n", s.dim,
                          s.count, fmt::join(s.shape, ","), s.bytes_per_npu);
@@ -136,8 +132,9 @@ std::string plan_check_text(const PlanCheck& check) {
   }
   out += fmt::format("empty-block reuse ({})\n", check.empty_block_reuse.size());
   for (const PlanEmptyBlockReuse& r : check.empty_block_reuse) {
-    out += fmt::format("  {} stores {} bytes inside the band of {} (first on NPU {}): warning: {}\n",
-                       r.tensor, r.bytes, r.inside, r.npu, kEmptyBlockWarning);
+    out +=
+        fmt::format("  {} stores {} bytes inside the band of {} (first on NPU {}): warning: {}\n",
+                    r.tensor, r.bytes, r.inside, r.npu, kEmptyBlockWarning);
   }
   if (device.banks > 1) {
     out += fmt::format("bank conflicts ({})\n", check.bank_conflicts.size());
@@ -175,7 +172,23 @@ std::string plan_check_text(const PlanCheck& check) {
     first = last + 1;
   }
   out += "plan (with the chosen addresses, ready to paste)\n";
-  out += local_plan_json(check.plan).dump(2) + "\n";
+  // One line per tensor and op: short enough to read, valid JSON to paste back.
+  const nlohmann::ordered_json plan = local_plan_json(check.plan);
+  out += fmt::format("{{\n  \"device\": {},\n  \"tensors\": [\n", plan["device"].dump());
+  for (std::size_t i = 0; i < plan["tensors"].size(); ++i) {
+    out += fmt::format("    {}{}\n", plan["tensors"][i].dump(),
+                       i + 1 < plan["tensors"].size() ? "," : "");
+  }
+  out += "  ]";
+  if (plan.contains("ops")) {
+    out += ",\n  \"ops\": [\n";
+    for (std::size_t i = 0; i < plan["ops"].size(); ++i) {
+      out +=
+          fmt::format("    {}{}\n", plan["ops"][i].dump(), i + 1 < plan["ops"].size() ? "," : "");
+    }
+    out += "  ]";
+  }
+  out += "\n}\n";
   return out;
 }
 

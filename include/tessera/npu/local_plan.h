@@ -31,9 +31,9 @@ namespace tessera::npu {
 
 struct PlanTensor {
   std::string name;
-  TensorArguments tensor;                // the tensor form (device text filled in)
+  TensorArguments tensor;                 // the tensor form (device text filled in)
   std::optional<MatrixArguments> matrix;  // the matrix form, when rows/cols were given
-  bool auto_address = false;             // address "auto": the planner picks it
+  bool auto_address = false;              // address "auto": the planner picks it
 };
 
 struct PlanOp {

@@ -44,11 +44,11 @@ struct PlannedTensor {
   std::string name;
   std::optional<LocalTensor> tensor;  // nullopt: an auto tensor that no free band could hold
   bool fits = false;
-  int64_t bytes_per_npu = 0;              // the band per NPU (LocalTensor::bytes_reserved_per_npu)
-  std::vector<ByteRuns> runs;             // per NPU; empty unless it fits
+  int64_t bytes_per_npu = 0;   // the band per NPU (LocalTensor::bytes_reserved_per_npu)
+  std::vector<ByteRuns> runs;  // per NPU; empty unless it fits
   std::vector<std::vector<int64_t>> banks;  // per NPU; empty unless it fits
-  std::vector<PlanSlice> slices;          // when it does not fit: per dim, the fewest slices
-  std::string placement;                  // auto tensors: why this address
+  std::vector<PlanSlice> slices;            // when it does not fit: per dim, the fewest slices
+  std::string placement;                    // auto tensors: why this address
 };
 
 struct PlanOverlap {
@@ -88,6 +88,11 @@ struct PlanCheck {
 };
 
 PlanCheck check_local_plan(const LocalPlan& plan);
+
+// The element whose bytes include byte `byte` of NPU `npu` (the tensor fits); nullopt for a
+// 4N/2N/2IC dummy or a byte the tensor does not store.
+std::optional<std::vector<int64_t>> element_at_byte(const LocalTensor& tensor, int64_t npu,
+                                                    int64_t byte);
 
 // For each of N, C, H, W with more than one value: the fewest slices along it whose first slice
 // fits local memory at the tensor's start offset (a dim where even one value does not fit is left
