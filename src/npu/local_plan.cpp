@@ -172,6 +172,21 @@ PlanTensor parse_tensor(const Json& object, const std::string& device, std::size
                               tensor_where(t.name, "")));
     }
   }
+  // Each field through its own parser first, so an error names the field.
+  const auto check_field = [&](const char* field, auto parse) {
+    named(tensor_where(t.name, field), parse);
+  };
+  check_field("dtype", [&] { return parse_npu_element_type(t.tensor.dtype); });
+  if (!t.auto_address) check_field("address", [&] { return parse_address(t.tensor.address); });
+  if (t.matrix) {
+    check_field("rows", [&] { return parse_address(t.matrix->rows, "rows"); });
+    check_field("cols", [&] { return parse_address(t.matrix->columns, "cols"); });
+    if (t.matrix->width) check_field("w", [&] { return parse_address(*t.matrix->width, "w"); });
+  } else {
+    check_field("shape", [&] { return parse_tensor_shape(t.tensor.shape); });
+    check_field("layout", [&] { return parse_layout(t.tensor.layout); });
+    check_field("mode", [&] { return parse_storage_mode(t.tensor.mode); });
+  }
   return t;
 }
 
