@@ -231,3 +231,23 @@ def test_picture_files(tessera, tmp_path):
         assert "OVERLAP: in (0,4,0,0) &amp; clash (0,0,0,0)" in text
         assert "#d62728" in text and "bank" in text
     assert "extension" in tessera.fails("npu", "plan", str(path), "-o", str(tmp_path / "map.png")) or True
+
+
+def test_explain_npu_tensor_specs_are_a_plan(tessera, tmp_path):
+    plan = {"device": SPEC, "tensors": [
+        {"name": "in", "shape": [1, 6, 1, 8], "dtype": "f32", "address": 0},
+        {"name": "w", "rows": 2, "cols": 40, "w": 10, "dtype": "f32", "address": "0x200"},
+        {"name": "out", "shape": [1, 6, 2, 8], "dtype": "f32", "address": "auto"}],
+        "ops": [{"name": "conv", "reads": ["in", "w"], "writes": ["out"]}]}
+    from_file = run_plan(tessera, tmp_path, plan)
+    shorthand = tessera.json("explain", "npu", "--device", SPEC, "--json",
+                             "--tensor", "in:shape=1,6,1,8:dtype=f32:address=0",
+                             "--tensor", "w:rows=2:cols=40:w=10:dtype=f32:address=0x200",
+                             "--tensor", "out:shape=1,6,2,8:dtype=f32:address=auto",
+                             "--op", "conv:reads=in,w:writes=out")
+    assert shorthand["tensors"] == from_file["tensors"]
+    assert shorthand["npus"] == from_file["npus"]
+    assert "tensor 'x', field 'dtype'" in tessera.fails(
+        "explain", "npu", "--device", SPEC, "--tensor", "x:shape=1,1,1,1:dtype=f99:address=0")
+    assert "not both" in tessera.fails(
+        "explain", "npu", "--device", SPEC, "--shape", "1,1,1,1", "--tensor", "x:shape=1,1,1,1:dtype=f32:address=0")
