@@ -119,7 +119,7 @@ std::string plan_svg_body(const NpuPlanPicture& p) {
   const double column = std::clamp(1100.0 / static_cast<double>(p.npus), 14.0, 90.0);
   const double gap = column > 30 ? 4 : 1;
   const double row_height = p.rows > 128 ? 4 : 8;
-  const double left = 80;
+  const double left = 120;  // room for "524288 (bank 7)"
   const double top = 100;
   const double body = static_cast<double>(p.rows) * row_height;
   const double legend_rows = static_cast<double>(p.names.size() + 3);
