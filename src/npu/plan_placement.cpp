@@ -82,21 +82,12 @@ LocalPlan place_auto_tensors(const LocalPlan& plan, std::vector<std::string>& ex
   for (std::size_t i = 0; i < out.tensors.size(); ++i) {
     PlanTensor& t = out.tensors[i];
     if (!t.auto_address) continue;
-    // The start NPU with the narrowest band (channels per NPU grow with Q, spec "Scatter").
-    int64_t best_npu = 0;
-    int64_t best_bytes = -1;
-    for (int64_t q = 0; q < device.npus; ++q) {
-      PlanTensor candidate = t;
-      fix_best_width(plan, candidate, q * device.local_memory_bytes);
-      const int64_t bytes =
-          make_plan_tensor(plan, candidate, q * device.local_memory_bytes).bytes_reserved_per_npu();
-      if (best_bytes < 0 || bytes < best_bytes) {
-        best_bytes = bytes;
-        best_npu = q;
-      }
-    }
-    fix_best_width(plan, t, best_npu * device.local_memory_bytes);
-    const LocalTensor probe = make_plan_tensor(plan, t, best_npu * device.local_memory_bytes);
+    // Start NPU 0: channels per NPU ceil((Q + C) / X) only grow with Q (spec "Scatter Features
+    // to Different NPUs"), so no other start gives a narrower band, and bands take every NPU.
+    const int64_t best_npu = 0;
+    fix_best_width(plan, t, 0);
+    const LocalTensor probe = make_plan_tensor(plan, t, 0);
+    const int64_t best_bytes = probe.bytes_reserved_per_npu();
     const int64_t step = offset_step(probe);
     ByteRuns taken_runs;
     for (const auto& entry : taken) taken_runs.push_back(entry.second);
@@ -134,7 +125,9 @@ LocalPlan place_auto_tensors(const LocalPlan& plan, std::vector<std::string>& ex
       if (bank_fit) break;
     }
     const std::string npu_reason = fmt::format(
-        "start NPU {} gives the narrowest band ({} bytes per NPU)", best_npu, best_bytes);
+        "start NPU {} gives the narrowest band ({} bytes per NPU: channels per NPU grow with the "
+        "start NPU)",
+        best_npu, best_bytes);
     if (!first_fit) {
       explanations[i] = fmt::format(
           "not placed: {}, but no free run of local memory is that long (offsets multiple of "

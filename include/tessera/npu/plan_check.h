@@ -12,8 +12,8 @@
 // - per NPU: bytes stored by some tensor, free bytes, the largest free run.
 // Tensors that do not fit are left out of these comparisons and get `slices` instead.
 //
-// "auto" addresses are placed first, in plan order: the start NPU whose band is narrowest (ties:
-// the lowest NPU), then the lowest offset, a multiple of what the layout requires, whose band
+// "auto" addresses are placed first, in plan order: start NPU 0 (channels per NPU, and so the
+// band, only grow with the start NPU), then the lowest offset, a multiple of what the layout requires, whose band
 // meets no other band (so no overlap and no empty-block reuse); where ops are given, an offset
 // whose banks are not those of the tensors on the other side of the op is preferred when one fits.
 //
