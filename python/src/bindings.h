@@ -25,5 +25,7 @@ void bind_inputs(nanobind::module_& module);
 void bind_relayout(nanobind::module_& module);
 // tessera.npu: Device, Tensor, Matrix, best_w.
 void bind_npu(nanobind::module_& module);
+// Adds _check_plan and _draw_plan to the tessera.npu submodule (npu_plan_bindings.cpp).
+void bind_npu_plan(nanobind::module_& npu_module);
 
 }  // namespace tessera::python

@@ -292,6 +292,7 @@ void bind_npu(nb::module_& module) {
   bind_device(m);
   bind_tensor(m);
   bind_matrix(m);
+  bind_npu_plan(m);
 }
 
 }  // namespace tessera::python

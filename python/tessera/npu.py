@@ -14,6 +14,71 @@ A Tensor is also a layout for tessera.to_physical / from_physical: its physical 
 whole local memory image (X*S bytes) with the tensor's elements in place.
 """
 
-from ._tessera.npu import Device, Matrix, Tensor, best_w, presets
+import json
+import os
+from typing import Any, Union
 
-__all__ = ["Device", "Matrix", "Tensor", "best_w", "presets"]
+from ._tessera.npu import Device, Matrix, Tensor, _check_plan, _draw_plan, best_w, presets
+
+__all__ = ["Device", "Matrix", "Plan", "Tensor", "best_w", "presets"]
+
+
+class Plan:
+    """Several tensors sharing local memory (issue 16), checked exactly to the byte.
+
+    The plan is a dict, JSON text, or the path of a JSON file, as `tessera npu plan FILE` reads::
+
+        >>> plan = npu.Plan({"device": "npus=4,lmem=1024,align=128,banks=4", "tensors": [
+        ...     {"name": "in", "shape": [1, 6, 1, 8], "dtype": "f32", "address": 0},
+        ...     {"name": "out", "shape": [1, 6, 2, 8], "dtype": "f32", "address": "auto"}]})
+        >>> plan.tensors[1]["address"], plan.overlaps
+        (256, [])
+
+    check() returns the dict of `tessera npu plan --json` (keys plan, tensors, overlaps,
+    empty_block_reuse, bank_conflicts, npus); the properties are its parts. Bad plans raise the
+    same tessera errors, with the same words, as the CLI.
+    """
+
+    def __init__(self, plan: Union[dict, str, "os.PathLike[str]"]):
+        if isinstance(plan, dict):
+            self._text = json.dumps(plan)
+        elif isinstance(plan, os.PathLike) or (isinstance(plan, str) and not plan.lstrip().startswith("{")):
+            with open(plan, encoding="utf-8") as f:
+                self._text = f.read()
+        elif isinstance(plan, str):
+            self._text = plan
+        else:
+            raise TypeError(f"a plan is a dict, JSON text or a file path, not {type(plan).__name__}")
+        self._report = _check_plan(self._text)
+
+    def check(self) -> dict[str, Any]:
+        return self._report
+
+    @property
+    def placed(self) -> dict[str, Any]:
+        """The plan with auto addresses filled in, ready to save and pass back."""
+        return self._report["plan"]
+
+    @property
+    def tensors(self) -> list:
+        return self._report["tensors"]
+
+    @property
+    def overlaps(self) -> list:
+        return self._report["overlaps"]
+
+    @property
+    def empty_block_reuse(self) -> list:
+        return self._report["empty_block_reuse"]
+
+    @property
+    def bank_conflicts(self) -> list:
+        return self._report["bank_conflicts"]
+
+    @property
+    def npus(self) -> list:
+        return self._report["npus"]
+
+    def draw(self, path: Union[str, "os.PathLike[str]"]) -> None:
+        """Writes the picture of `tessera npu plan -o`: .svg or .html by the extension."""
+        _draw_plan(self._text, os.fspath(path))

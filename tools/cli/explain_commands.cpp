@@ -4,6 +4,7 @@
 #include <iostream>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "command_registry.h"
 #include "explain_input_command.h"
@@ -13,7 +14,9 @@
 #include "tessera/explain/npu_explanation.h"
 #include "tessera/explain/tpu_generations.h"
 #include "tessera/integer_text.h"
+#include "tessera/npu/local_plan.h"
 #include "tessera/npu/npu_arguments.h"
+#include "tessera/npu/plan_check.h"
 #include "tessera/render/npu_picture.h"
 #include "tessera/render/picture_documents.h"
 #include "tessera/render/xla_picture.h"
@@ -95,20 +98,26 @@ struct NpuPlacementArguments {
   std::string width;
   bool json = false;
   std::size_t max_suggestions = 10;
+  std::vector<std::string> plan_tensors;  // --tensor specs: a plan (issue 16)
+  std::vector<std::string> plan_ops;
   CLI::Option* width_option = nullptr;
   CLI::Option* rows_option = nullptr;
 };
 
-void add_npu_placement_options(CLI::App* command, NpuPlacementArguments& a) {
+// `one_tensor_required`: --dtype and --address are required (draw); explain also takes a plan.
+void add_npu_placement_options(CLI::App* command, NpuPlacementArguments& a,
+                               bool one_tensor_required = true) {
   command
       ->add_option("--device", a.tensor.device,
                    "bm1684, bm1684x, bm1688 or npus=X,lmem=BYTES,align=BYTES[,banks=B]")
       ->required();
   auto* shape = command->add_option("--shape", a.tensor.shape, "N,C,H,W (tensor form)");
-  command->add_option("--dtype", a.tensor.dtype, "Element type: f32, f16, bf16, s8, u8, ...")
-      ->required();
-  command->add_option("--address", a.tensor.address, "Start address (decimal or 0x hex)")
-      ->required();
+  auto* dtype =
+      command->add_option("--dtype", a.tensor.dtype, "Element type: f32, f16, bf16, s8, u8, ...");
+  auto* address =
+      command->add_option("--address", a.tensor.address, "Start address (decimal or 0x hex)");
+  dtype->required(one_tensor_required);
+  address->required(one_tensor_required);
   command->add_option("--layout", a.tensor.layout, "aligned, compact or strides=NS,CS,HS,WS");
   command->add_option("--mode", a.tensor.mode, "Storage mode: none, 4N, 2N or 2IC");
   command->add_flag("--gdma-row-stride", a.tensor.gdma_row_stride,
@@ -147,7 +156,32 @@ npu::LocalTensor make_tensor(const NpuPlacementArguments& a) {
   return npu::make_local_tensor(a.tensor);
 }
 
+// Several --tensor specs: the same report as `tessera npu plan` on the plan they spell.
+void run_explain_plan(const NpuPlacementArguments& a) {
+  if (!a.tensor.shape.empty() || !a.tensor.dtype.empty() || !a.tensor.address.empty() ||
+      a.rows_option->count() > 0) {
+    throw Error(ErrorKind::kInvalid,
+                "give either one tensor (--shape/--rows, --dtype, --address) or --tensor specs "
+                "(a plan), not both");
+  }
+  nlohmann::json plan = {{"device", a.tensor.device}, {"tensors", nlohmann::json::array()}};
+  for (const std::string& spec : a.plan_tensors) {
+    plan["tensors"].push_back(npu::parse_tensor_spec(spec));
+  }
+  if (!a.plan_ops.empty()) {
+    plan["ops"] = nlohmann::json::array();
+    for (const std::string& spec : a.plan_ops) plan["ops"].push_back(npu::parse_op_spec(spec));
+  }
+  const npu::PlanCheck check = npu::check_local_plan(npu::parse_local_plan(plan));
+  std::cout << (a.json ? npu::plan_check_json(check).dump(2) + "\n" : npu::plan_check_text(check));
+}
+
 void run_explain_npu(NpuPlacementArguments& a) {
+  if (!a.plan_tensors.empty()) return run_explain_plan(a);
+  if (!a.plan_ops.empty()) throw Error(ErrorKind::kInvalid, "--op needs --tensor specs");
+  if (a.tensor.dtype.empty() || a.tensor.address.empty()) {
+    throw Error(ErrorKind::kInvalid, "explain npu needs --dtype and --address (or --tensor specs)");
+  }
   const explain::NpuExplanation e =
       is_matrix_form(a) ? explain::explain_matrix(make_matrix(a), a.max_suggestions)
                         : explain::explain_local_tensor(make_tensor(a), a.max_suggestions);
@@ -257,7 +291,13 @@ void install(CLI::App& app) {
   auto npu_args = std::make_shared<NpuPlacementArguments>();
   auto* npu_command = explain->add_subcommand(
       "npu", "NPU local memory: table of NPUs (used, wasted, banks, fits) and better placements");
-  add_npu_placement_options(npu_command, *npu_args);
+  add_npu_placement_options(npu_command, *npu_args, false);
+  npu_command->add_option(
+      "--tensor", npu_args->plan_tensors,
+      "A plan's tensor NAME:shape=N,C,H,W:dtype=f32:address=0|auto[:layout=..:mode=..] or "
+      "NAME:rows=..:cols=..:w=..:dtype=..:address=.. (repeat: the report of `npu plan`)");
+  npu_command->add_option("--op", npu_args->plan_ops,
+                          "With --tensor: an op NAME:reads=a,b:writes=c (bank conflicts)");
   npu_command->add_flag("--json", npu_args->json, "One JSON object instead of text");
   npu_command->add_option("--max-suggestions", npu_args->max_suggestions, "Suggestions (10)")
       ->check(CLI::Range(0, 1000000));

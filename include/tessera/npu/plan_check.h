@@ -1,0 +1,110 @@
+// Checking a local-memory plan exactly to the byte (issue 16), from the bytes each tensor really
+// stores (byte_runs.h) rather than from address ranges:
+// - overlaps: two tensors storing a byte in common, per NPU, with the byte count and the element
+//   of each at the first colliding byte (nullopt: a 4N/2N/2IC dummy);
+// - empty-block reuse: a tensor that stores no byte of another but stores bytes inside the
+//   other's band [R, R + reserved) — its empty channel-row blocks and alignment gaps, which
+//   footprint.h counts as taken in every NPU. The spec warns: "If reusing the empty blocks to
+//   store some other tensors, it should be much careful ... the data in these tensors may be
+//   destroyed when NPUs work parallel. Try not to reuse the empty blocks.";
+// - banks: the banks each tensor touches per NPU, and per op every (read, write) pair that shares
+//   a bank of one NPU (only on devices with more than one bank);
+// - per NPU: bytes stored by some tensor, free bytes, the largest free run.
+// Tensors that do not fit are left out of these comparisons and get `slices` instead.
+//
+// "auto" addresses are placed first, in plan order: start NPU 0 (channels per NPU, and so the
+// band, only grow with the start NPU), then the lowest offset, a multiple of what the layout requires, whose band
+// meets no other band (so no overlap and no empty-block reuse); where ops are given, an offset
+// whose banks are not those of the tensors on the other side of the op is preferred when one fits.
+//
+// Example (X=4, S=1024, align 128): f32 (1,6,1,8) aligned at 0 stores [0,32) and [128,160) on
+// NPUs 0 and 1, [0,32) on NPUs 2 and 3 (band 160 bytes); f32 (1,1,1,8) at 2048+128 = NPU 2,
+// offset 128 stores no byte of it but lies in its band: empty-block reuse, not an overlap.
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tessera/npu/byte_runs.h"
+#include "tessera/npu/local_plan.h"
+
+namespace tessera::npu {
+
+struct PlanSlice {
+  char dim = 'N';  // N, C, H or W
+  int64_t count = 0;
+  TensorShape shape{};        // one slice (the first, largest one)
+  int64_t bytes_per_npu = 0;  // its band per NPU
+};
+
+struct PlannedTensor {
+  std::string name;
+  std::optional<LocalTensor> tensor;  // nullopt: an auto tensor that no free band could hold
+  bool fits = false;
+  int64_t bytes_per_npu = 0;   // the band per NPU (LocalTensor::bytes_reserved_per_npu)
+  std::vector<ByteRuns> runs;  // per NPU; empty unless it fits
+  std::vector<std::vector<int64_t>> banks;  // per NPU; empty unless it fits
+  std::vector<PlanSlice> slices;            // when it does not fit: per dim, the fewest slices
+  std::string placement;                    // auto tensors: why this address
+};
+
+struct PlanOverlap {
+  std::string a, b;
+  int64_t npu = 0;
+  int64_t bytes = 0;
+  int64_t first_byte = 0;  // offset inside the NPU
+  std::optional<std::vector<int64_t>> a_element, b_element;
+};
+
+struct PlanEmptyBlockReuse {
+  std::string tensor, inside;
+  int64_t npu = 0;    // the first NPU where it happens
+  int64_t bytes = 0;  // bytes of `tensor` inside the band of `inside`, over all NPUs
+};
+
+struct PlanBankConflict {
+  std::string op, a, b;  // a is read, b written
+  int64_t npu = 0;
+  int64_t bank = 0;
+};
+
+struct PlanNpuUsage {
+  int64_t npu = 0;
+  int64_t used_bytes = 0;
+  int64_t free_bytes = 0;
+  int64_t largest_free_run = 0;
+};
+
+struct PlanCheck {
+  LocalPlan plan;  // with auto addresses replaced by the chosen ones (still auto when none fit)
+  std::vector<PlannedTensor> tensors;
+  std::vector<PlanOverlap> overlaps;
+  std::vector<PlanEmptyBlockReuse> empty_block_reuse;
+  std::vector<PlanBankConflict> bank_conflicts;
+  std::vector<PlanNpuUsage> npus;
+};
+
+PlanCheck check_local_plan(const LocalPlan& plan);
+
+// The element whose bytes include byte `byte` of NPU `npu` (the tensor fits); nullopt for a
+// 4N/2N/2IC dummy or a byte the tensor does not store.
+std::optional<std::vector<int64_t>> element_at_byte(const LocalTensor& tensor, int64_t npu,
+                                                    int64_t byte);
+
+// For each of N, C, H, W with more than one value: the fewest slices along it whose first slice
+// fits local memory at the tensor's start offset (a dim where even one value does not fit is left
+// out). Example (X=4, S=1024, align 128): f32 (8,4,1,32) aligned at 0 needs 8*128 = 1024 bytes
+// per NPU and fits; (16,4,1,32) needs 2048 -> N: 2 slices of (8,4,1,32), W: 2 of (16,4,1,16)...
+std::vector<PlanSlice> smallest_slices(const LocalTensor& tensor);
+
+// {plan (pasteable), tensors [{name, address, fits, bytes_per_npu, banks, slices?, placement?}],
+// overlaps [{a, b, npu, bytes, first_byte, a_element, b_element}], empty_block_reuse [{tensor,
+// inside, npu, bytes, warning}], bank_conflicts [{op, a, b, npu, bank}], npus [{npu, used_bytes,
+// free_bytes, largest_free_run}]}. `banks` lists, per NPU, the banks the tensor touches.
+nlohmann::ordered_json plan_check_json(const PlanCheck& check);
+std::string plan_check_text(const PlanCheck& check);
+
+}  // namespace tessera::npu

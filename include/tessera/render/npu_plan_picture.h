@@ -1,0 +1,47 @@
+// One picture of a whole local-memory plan (issue 16): all of local memory, a column per NPU as
+// `draw npu` draws one tensor, a block row per `block_bytes` bytes of offset. Each block is
+// coloured by the tensor storing the most bytes in it, hatched in a tensor's colour when it
+// stores nothing there but lies inside its band (empty blocks), red where two tensors store the
+// same byte; bank boundaries are marked and a legend names every tensor. Blocks carry data-info
+// (tensor, element, NPU, byte, bank) for the HTML page's hover panel.
+//
+// Example (X=4, S=1024): 256 rows of 4-byte blocks; on bm1684 (64 NPUs x 512 KiB) 256 rows of
+// 2 KiB blocks.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "tessera/npu/plan_check.h"
+
+namespace tessera::render {
+
+struct PlanBlock {
+  int64_t npu = 0;
+  int64_t byte_offset = 0;
+  int64_t address = 0;      // npu * S + byte_offset
+  int64_t owner = -1;       // tensor storing the most bytes here, -1: none
+  int64_t band_owner = -1;  // when owner is -1: the tensor whose band covers it (hatched)
+  bool overlap = false;     // two tensors store a byte of this block
+  std::string info;         // hover text
+};
+
+struct NpuPlanPicture {
+  std::string title;
+  std::string subtitle;
+  int64_t npus = 0;
+  int64_t block_bytes = 0;
+  int64_t rows = 0;
+  int64_t bank_bytes = 0;
+  std::vector<std::string> names;  // tensors that fit, legend order (colour index)
+  std::vector<PlanBlock> blocks;   // row-major (row, NPU)
+};
+
+NpuPlanPicture build_npu_plan_picture(const npu::PlanCheck& check);
+std::string npu_plan_svg(const NpuPlanPicture& picture);
+std::string npu_plan_html(const NpuPlanPicture& picture);
+// By extension (.svg, .html, .htm), like write_picture.
+void write_picture(const NpuPlanPicture& picture, const std::string& path);
+
+}  // namespace tessera::render

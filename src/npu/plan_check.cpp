@@ -1,0 +1,162 @@
+#include "tessera/npu/plan_check.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "plan_placement.h"
+#include "tessera/error.h"
+
+namespace tessera::npu {
+namespace {
+
+bool fits_with(const LocalTensor& tensor, const TensorShape& shape) {
+  try {
+    return LocalTensor(tensor.device(), shape, tensor.element_type(), tensor.address(),
+                       tensor.layout(), tensor.storage_mode())
+        .fits();
+  } catch (const Error&) {
+    return false;
+  }
+}
+
+void compare_pair(const PlannedTensor& a, const PlannedTensor& b, PlanCheck& check) {
+  const int64_t npus = a.tensor->device().npus;
+  bool overlapped = false;
+  for (int64_t q = 0; q < npus; ++q) {
+    const auto u = static_cast<std::size_t>(q);
+    const ByteRuns common = intersect_runs(a.runs[u], b.runs[u]);
+    if (common.empty()) continue;
+    overlapped = true;
+    const int64_t first = common.front().begin;
+    check.overlaps.push_back({a.name, b.name, q, total_bytes(common), first,
+                              element_at_byte(*a.tensor, q, first),
+                              element_at_byte(*b.tensor, q, first)});
+  }
+  if (overlapped) return;
+  // No byte in common: does either store bytes inside the other's band?
+  for (const auto& [inner, outer] : {std::pair{&a, &b}, std::pair{&b, &a}}) {
+    const int64_t begin = outer->tensor->start().offset;
+    const ByteRuns band{{begin, begin + outer->bytes_per_npu}};
+    std::optional<int64_t> first_npu;
+    int64_t bytes = 0;
+    for (int64_t q = 0; q < npus; ++q) {
+      const int64_t inside =
+          total_bytes(intersect_runs(inner->runs[static_cast<std::size_t>(q)], band));
+      if (inside == 0) continue;
+      if (!first_npu) first_npu = q;
+      bytes += inside;
+    }
+    if (first_npu) check.empty_block_reuse.push_back({inner->name, outer->name, *first_npu, bytes});
+  }
+}
+
+}  // namespace
+
+std::optional<std::vector<int64_t>> element_at_byte(const LocalTensor& tensor, int64_t npu,
+                                                    int64_t byte) {
+  try {
+    const int64_t address = npu * tensor.device().local_memory_bytes + byte;
+    return tensor.index_map().logical_index(address / tensor.element_bytes());
+  } catch (const Error&) {
+    return std::nullopt;  // a map tessera cannot build (interleaved strides on a huge tensor)
+  }
+}
+
+std::vector<PlanSlice> smallest_slices(const LocalTensor& tensor) {
+  std::vector<PlanSlice> slices;
+  if (tensor.fits()) return slices;
+  constexpr char kDims[4] = {'N', 'C', 'H', 'W'};
+  for (int axis = 0; axis < 4; ++axis) {
+    const int64_t extent = tensor.shape()[axis];
+    if (extent < 2) continue;
+    const auto shape_for = [&](int64_t count) {
+      TensorShape shape = tensor.shape();
+      shape[axis] = (extent + count - 1) / count;
+      return shape;
+    };
+    if (!fits_with(tensor, shape_for(extent))) continue;  // even one value per slice is too big
+    // Fitting only gets easier as the slice shrinks, so the fewest slices is a binary search.
+    int64_t low = 1;  // does not fit
+    int64_t high = extent;
+    while (high - low > 1) {
+      const int64_t mid = low + (high - low) / 2;
+      (fits_with(tensor, shape_for(mid)) ? high : low) = mid;
+    }
+    const TensorShape shape = shape_for(high);
+    const LocalTensor slice(tensor.device(), shape, tensor.element_type(), tensor.address(),
+                            tensor.layout(), tensor.storage_mode());
+    slices.push_back({kDims[axis], high, shape, slice.bytes_reserved_per_npu()});
+  }
+  return slices;
+}
+
+PlanCheck check_local_plan(const LocalPlan& plan) {
+  PlanCheck check;
+  std::vector<std::string> explanations;
+  check.plan = detail::place_auto_tensors(plan, explanations);
+  const Device& device = plan.device;
+  for (std::size_t i = 0; i < check.plan.tensors.size(); ++i) {
+    const PlanTensor& spec = check.plan.tensors[i];
+    PlannedTensor t;
+    t.name = spec.name;
+    t.placement = explanations[i];
+    const LocalTensor tensor = spec.auto_address ? make_plan_tensor(check.plan, spec, 0)
+                                                 : make_plan_tensor(check.plan, spec);
+    t.bytes_per_npu = tensor.bytes_reserved_per_npu();
+    t.fits = !spec.auto_address && tensor.fits();
+    if (t.fits) {
+      t.runs = stored_byte_runs(tensor);
+      for (const ByteRuns& runs : t.runs) t.banks.push_back(banks_of(runs, device.bank_bytes()));
+    } else {
+      t.slices = smallest_slices(tensor);
+    }
+    if (!spec.auto_address) t.tensor = tensor;
+    check.tensors.push_back(std::move(t));
+  }
+  for (std::size_t i = 0; i < check.tensors.size(); ++i) {
+    for (std::size_t j = i + 1; j < check.tensors.size(); ++j) {
+      if (check.tensors[i].fits && check.tensors[j].fits) {
+        compare_pair(check.tensors[i], check.tensors[j], check);
+      }
+    }
+  }
+  if (device.banks > 1) {
+    const auto find = [&](const std::string& name) -> const PlannedTensor& {
+      return *std::find_if(check.tensors.begin(), check.tensors.end(),
+                           [&](const PlannedTensor& t) { return t.name == name; });
+    };
+    for (const PlanOp& op : check.plan.ops) {
+      for (const std::string& read : op.reads) {
+        for (const std::string& written : op.writes) {
+          const PlannedTensor& a = find(read);
+          const PlannedTensor& b = find(written);
+          if (read == written || !a.fits || !b.fits) continue;
+          for (std::size_t q = 0; q < a.banks.size(); ++q) {
+            for (int64_t bank : a.banks[q]) {
+              if (std::binary_search(b.banks[q].begin(), b.banks[q].end(), bank)) {
+                check.bank_conflicts.push_back(
+                    {op.name, read, written, static_cast<int64_t>(q), bank});
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+  for (int64_t q = 0; q < device.npus; ++q) {
+    ByteRuns used;
+    for (const PlannedTensor& t : check.tensors) {
+      if (t.fits) used = unite_runs(used, t.runs[static_cast<std::size_t>(q)]);
+    }
+    PlanNpuUsage usage{q, total_bytes(used), 0, 0};
+    usage.free_bytes = device.local_memory_bytes - usage.used_bytes;
+    for (const ByteRun& run : complement_runs(used, 0, device.local_memory_bytes)) {
+      usage.largest_free_run = std::max(usage.largest_free_run, run.size());
+    }
+    check.npus.push_back(usage);
+  }
+  return check;
+}
+
+}  // namespace tessera::npu

@@ -1,0 +1,96 @@
+// The header examples of byte_runs.h, plan_check.h and local_plan.h (issue 16); the byte-level
+// cross-check against an independent model lives in tests/cli/test_npu_plan_cli.py.
+#include "tessera/npu/plan_check.h"
+
+#include <gtest/gtest.h>
+
+#include "npu/spec_device.h"
+#include "tessera/npu/byte_runs.h"
+#include "tessera/npu/local_plan.h"
+
+namespace tessera::npu {
+namespace {
+
+using testing::expect_error;
+using testing::spec_device;
+
+TEST(ByteRuns, AlignedTensorFoldsHWIntoOneRunPerChannelRow) {
+  const LocalTensor t(spec_device(), {2, 5, 3, 4}, ElementType::kF32, 0, LocalLayout{});
+  const std::vector<ByteRuns> runs = stored_byte_runs(t);
+  EXPECT_EQ(runs[0], (ByteRuns{{0, 48}, {128, 176}, {256, 304}, {384, 432}}));
+  EXPECT_EQ(runs[1], (ByteRuns{{0, 48}, {256, 304}}));
+}
+
+TEST(ByteRuns, CompactRowsMergeIntoOneRun) {
+  LocalLayout compact;
+  compact.kind = LayoutKind::kCompact;
+  const LocalTensor t(spec_device(), {2, 4, 1, 3}, ElementType::kF32, 0, compact);
+  EXPECT_EQ(stored_byte_runs(t)[0], (ByteRuns{{0, 24}}));  // n = 0, 1 back to back
+}
+
+TEST(ByteRuns, IntervalAlgebra) {
+  const ByteRuns a{{0, 10}, {20, 30}};
+  const ByteRuns b{{5, 25}};
+  EXPECT_EQ(intersect_runs(a, b), (ByteRuns{{5, 10}, {20, 25}}));
+  EXPECT_EQ(unite_runs(a, b), (ByteRuns{{0, 30}}));
+  EXPECT_EQ(complement_runs(a, 0, 40), (ByteRuns{{10, 20}, {30, 40}}));
+  EXPECT_EQ(banks_of(a, 16), (std::vector<int64_t>{0, 1}));
+}
+
+LocalPlan spec_plan(const std::string& second_address) {
+  return parse_local_plan_text(R"({"device": "npus=4,lmem=1024,align=128", "tensors": [
+      {"name": "in", "shape": [1, 6, 1, 8], "dtype": "f32", "address": 0},
+      {"name": "x", "shape": [1, 1, 1, 8], "dtype": "f32", "address": )" +
+                               second_address + "}]}");
+}
+
+TEST(PlanCheck, EmptyBlockReuseIsNotAnOverlap) {
+  const PlanCheck check = check_local_plan(spec_plan("2176"));  // NPU 2, offset 128
+  EXPECT_TRUE(check.overlaps.empty());
+  // Both ways: x's bytes lie in in's band on NPU 2, and in's second channel row (NPUs 0, 1) lies
+  // in x's one-row band, which every NPU reserves.
+  ASSERT_EQ(check.empty_block_reuse.size(), 2u);
+  EXPECT_EQ(check.empty_block_reuse[0].tensor, "in");
+  EXPECT_EQ(check.empty_block_reuse[0].bytes, 64);
+  EXPECT_EQ(check.empty_block_reuse[1].tensor, "x");
+  EXPECT_EQ(check.empty_block_reuse[1].inside, "in");
+  EXPECT_EQ(check.empty_block_reuse[1].npu, 2);
+  EXPECT_EQ(check.empty_block_reuse[1].bytes, 32);
+}
+
+TEST(PlanCheck, OverlapNamesTheFirstCollidingElements) {
+  const PlanCheck check = check_local_plan(spec_plan("128"));  // NPU 0, offset 128
+  ASSERT_EQ(check.overlaps.size(), 1u);
+  EXPECT_EQ(check.overlaps[0].bytes, 32);
+  EXPECT_EQ(check.overlaps[0].a_element, (std::vector<int64_t>{0, 4, 0, 0}));
+  EXPECT_EQ(check.overlaps[0].b_element, (std::vector<int64_t>{0, 0, 0, 0}));
+}
+
+TEST(PlanCheck, AutoTensorTakesTheFirstFreeAlignedBand) {
+  const PlanCheck check = check_local_plan(spec_plan(R"("auto")"));
+  ASSERT_TRUE(check.tensors[1].tensor.has_value());
+  EXPECT_EQ(check.tensors[1].tensor->address(), 256);  // in's band is [0, 160)
+  EXPECT_TRUE(check.overlaps.empty());
+  EXPECT_TRUE(check.empty_block_reuse.empty());
+}
+
+TEST(PlanCheck, SmallestSlicesOfTheHeaderExample) {
+  const LocalTensor t(spec_device(), {16, 4, 1, 32}, ElementType::kF32, 0, LocalLayout{});
+  const std::vector<PlanSlice> slices = smallest_slices(t);
+  ASSERT_EQ(slices.size(), 1u);
+  EXPECT_EQ(slices[0].dim, 'N');
+  EXPECT_EQ(slices[0].count, 2);
+  EXPECT_EQ(slices[0].bytes_per_npu, 1024);
+}
+
+TEST(LocalPlan, ErrorsNameTensorAndField) {
+  expect_error(ErrorKind::kInvalid, "tensor 'in', field 'mode'", [] {
+    parse_local_plan_text(R"({"device": "bm1684", "tensors": [
+        {"name": "in", "shape": [1, 1, 1, 1], "dtype": "f32", "mode": "8N", "address": 0}]})");
+  });
+  expect_error(ErrorKind::kSyntax, "not valid JSON", [] { parse_local_plan_text("{"); });
+  expect_error(ErrorKind::kSyntax, "key=value", [] { parse_tensor_spec("a:shape"); });
+}
+
+}  // namespace
+}  // namespace tessera::npu

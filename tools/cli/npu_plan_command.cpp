@@ -1,0 +1,52 @@
+// `tessera npu plan FILE [--json] [-o map.svg|map.html]`: a whole local-memory plan (issue 16).
+// Thin: parsing in tessera/npu/local_plan.h, checks and reports in tessera/npu/plan_check.h,
+// the picture in tessera/render/npu_plan_picture.h.
+#include <fmt/format.h>
+
+#include <iostream>
+#include <memory>
+#include <string>
+
+#include "command_registry.h"
+#include "tessera/npu/local_plan.h"
+#include "tessera/npu/plan_check.h"
+#include "tessera/render/npu_plan_picture.h"
+
+namespace tessera::cli {
+namespace {
+
+struct PlanArguments {
+  std::string file;
+  std::string output;
+  bool json = false;
+};
+
+void install(CLI::App& app) {
+  auto args = std::make_shared<PlanArguments>();
+  auto* family = app.get_subcommand("npu");
+  auto* plan = family->add_subcommand(
+      "plan",
+      "Several tensors sharing local memory (JSON plan): overlaps, empty-block reuse, banks, "
+      "free memory, auto addresses, slices");
+  plan->add_option("file", args->file, "Plan file (JSON: device, tensors, ops)")->required();
+  plan->add_flag("--json", args->json, "One JSON object instead of text");
+  plan->add_option("-o,--output", args->output, "Also draw the plan: .svg or .html");
+  plan->callback([args] {
+    const npu::PlanCheck check = npu::check_local_plan(npu::read_local_plan(args->file));
+    if (!args->output.empty()) {
+      render::write_picture(render::build_npu_plan_picture(check), args->output);
+    }
+    if (args->json) {
+      std::cout << npu::plan_check_json(check).dump(2) << "\n";
+    } else {
+      std::cout << npu::plan_check_text(check);
+      if (!args->output.empty()) std::cout << fmt::format("wrote {}\n", args->output);
+    }
+  });
+}
+
+// After `npu` (order 30), which creates the family this command joins.
+const CommandRegistration registration(31, install);
+
+}  // namespace
+}  // namespace tessera::cli
