@@ -1,5 +1,8 @@
-// SIMD kernels chosen at run time: the same binary runs on CPUs without AVX2 (the scalar
-// kernels take over). Each function returns false when it cannot handle the request here.
+// SIMD kernels chosen at run time: the same binary runs on CPUs without AVX2 and on aarch64 (the
+// scalar kernels take over). Each function returns false when it cannot handle the request here.
+// The streaming copies are Highway code dispatched to the best target of this CPU
+// (streaming_kernels.cpp); the transposes, interleaves and bit packing are hand-written AVX2
+// (simd_kernels.cpp).
 #pragma once
 
 #include <cstddef>
@@ -10,7 +13,8 @@ namespace tessera::relayout {
 // True when the CPU has AVX2 (checked once).
 bool has_avx2();
 
-// Copies `bytes` with 32-byte non-temporal stores (BENCHMARKING.md: the copy ceiling here).
+// Copies `bytes` with non-temporal stores of the widest vectors this CPU has (64 bytes with
+// AVX-512, 32 with AVX2, 16 with NEON; BENCHMARKING.md: the copy ceiling).
 // The caller issues store_fence() before the data is read by another thread.
 void stream_copy(std::byte* destination, const std::byte* source, std::size_t bytes);
 void store_fence();
@@ -18,6 +22,10 @@ void store_fence();
 // destination + r * destination_step, with non-temporal stores like stream_copy.
 void stream_runs(std::byte* destination, int64_t destination_step, const std::byte* source,
                  int64_t source_step, std::size_t run_bytes, int64_t count);
+
+// Highway's name of the target stream_copy and stream_runs run with here: "AVX3" (AVX-512),
+// "AVX2", "SSE4", "NEON", "SVE", ...
+const char* stream_target();
 
 // Asks for the cache line at base + offset bytes (which may lie past the end of the buffer: a
 // prefetch never faults, and the address is formed without pointer arithmetic).
