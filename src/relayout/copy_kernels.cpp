@@ -72,7 +72,7 @@ void transpose_tiles(const std::byte* source, int64_t rows, int64_t source_row,
   using T = typename Word<kBytes>::type;
   const T* src = reinterpret_cast<const T*>(source);
   T* dst = reinterpret_cast<T*>(destination);
-  const bool simd = kBytes == 4 && has_avx2();
+  const bool simd = kBytes == 4;  // hand-written AVX2 or portable Highway
   constexpr int64_t kTile = 16;
   constexpr int64_t kBlockRows = 64;
   constexpr int64_t kBlockColumns = 512;
@@ -333,9 +333,9 @@ CopyKernel choose_copy_kernel(StridedBox& box, int source_bits, int destination_
           std::rotate(box.axes.begin() + 1, box.axes.begin() + static_cast<std::ptrdiff_t>(a),
                       box.axes.begin() + static_cast<std::ptrdiff_t>(a) + 1);
           k.kind = KernelKind::kTranspose;
-          k.streaming = streaming && has_avx2();
+          k.streaming = streaming;
           // As for runs: walk the tiles in source order so the reads stream.
-          k.grouped = bytes == 4 && has_avx2() && group_small_tiles(box);
+          k.grouped = bytes == 4 && group_small_tiles(box);
           if (!k.grouped) sort_outer_by_source(box, 2);
           return k;
         }
@@ -437,8 +437,11 @@ std::string simd_target(const StridedBox& box, const CopyKernel& k) {
     case KernelKind::kRuns:
       return k.streaming ? fmt::format("{} (Highway)", stream_target()) : "none (memcpy)";
     case KernelKind::kTranspose: {
-      const bool avx2 = k.source_bits == 32 ? has_avx2() : uses_interleave(box, k);
-      return avx2 ? "AVX2 (hand-written)" : "none (scalar)";
+      if (k.source_bits == 32) {
+        return has_avx2() ? "AVX2 (hand-written)"
+                          : fmt::format("{} (Highway)", portable_transpose_target());
+      }
+      return uses_interleave(box, k) ? "AVX2 (hand-written)" : "none (scalar)";
     }
     case KernelKind::kPackBits:
       return has_avx2() ? "AVX2 (hand-written)" : "none (scalar)";

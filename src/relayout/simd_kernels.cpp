@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "relayout/tile_rows.h"
+
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 // GCC 12's AVX-512 headers read _mm512_undefined_*() values, which -Wuninitialized flags
 // inside the intrinsics (not in our code).
@@ -79,33 +81,6 @@ TESSERA_AVX2 void interleave_avx2(const std::byte* source, int64_t row_bytes, in
     store(out + 96, o3, streaming);
   }
 }
-
-// Row k (< 16) of a 16x16 tile of 4-byte elements: base + (k % 8) * stride + (k / 8) * group,
-// in bytes. Two groups of 8 rows with one stride cover both a plain matrix (group = 8 * stride)
-// and two vertically adjacent tiles such as T(8,128)'s. `Byte` is const for the source side.
-template <class Byte>
-struct StridedRows {
-  Byte* base;
-  int64_t stride;
-  int64_t group;
-  Byte* operator()(int k) const { return base + (k & 7) * stride + (k >> 3) * group; }
-  bool aligned() const {
-    return ((reinterpret_cast<uintptr_t>(base) | static_cast<uintptr_t>(stride) |
-             static_cast<uintptr_t>(group)) &
-            31) == 0;
-  }
-};
-
-template <class Byte>
-struct ListedRows {
-  Byte* const* rows;
-  Byte* operator()(int k) const { return rows[k]; }
-  bool aligned() const {
-    uintptr_t bits = 0;
-    for (int k = 0; k < 16; ++k) bits |= reinterpret_cast<uintptr_t>(rows[k]);
-    return (bits & 31) == 0;
-  }
-};
 
 // out[m] = column `column + m` of rows first..first+7: element i of out[m] is row first + i.
 // Each row is read as two 16-byte halves placed by vinsertf128 (rows k and k + 4 share a
@@ -204,6 +179,10 @@ bool has_avx2() {
 
 void transpose_16x16_f32(const std::byte* const* source_rows, std::byte* const* destination_rows,
                          bool streaming) {
+  if (!has_avx2()) {
+    portable_transpose_16x16_f32(source_rows, destination_rows, streaming);
+    return;
+  }
   transpose_16x16_avx2(ListedRows<const std::byte>{source_rows},
                        ListedRows<std::byte>{destination_rows}, streaming);
 }
@@ -211,6 +190,11 @@ void transpose_16x16_f32(const std::byte* const* source_rows, std::byte* const* 
 void transpose_16x16_f32(const std::byte* source, int64_t source_stride, int64_t source_group,
                          std::byte* destination, int64_t destination_stride,
                          int64_t destination_group, bool streaming) {
+  if (!has_avx2()) {
+    portable_transpose_16x16_f32(source, source_stride, source_group, destination,
+                                 destination_stride, destination_group, streaming);
+    return;
+  }
   transpose_16x16_avx2(StridedRows<const std::byte>{source, source_stride, source_group},
                        StridedRows<std::byte>{destination, destination_stride, destination_group},
                        streaming);
@@ -240,8 +224,16 @@ bool pack_bits_32_rows(const std::byte* source, int64_t source_row_bytes, int64_
 bool has_avx2() {
   return false;
 }
-void transpose_16x16_f32(const std::byte* const*, std::byte* const*, bool) {}
-void transpose_16x16_f32(const std::byte*, int64_t, int64_t, std::byte*, int64_t, int64_t, bool) {}
+void transpose_16x16_f32(const std::byte* const* source_rows, std::byte* const* destination_rows,
+                         bool streaming) {
+  portable_transpose_16x16_f32(source_rows, destination_rows, streaming);
+}
+void transpose_16x16_f32(const std::byte* source, int64_t source_stride, int64_t source_group,
+                         std::byte* destination, int64_t destination_stride,
+                         int64_t destination_group, bool streaming) {
+  portable_transpose_16x16_f32(source, source_stride, source_group, destination, destination_stride,
+                               destination_group, streaming);
+}
 bool interleave_rows(const std::byte*, int64_t, int, int, int64_t, std::byte*, bool, int64_t,
                      int64_t, int64_t) {
   return false;

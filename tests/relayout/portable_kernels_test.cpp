@@ -1,11 +1,14 @@
-// The Highway streaming copies (src/relayout/streaming_kernels.cpp) on every target this CPU
-// runs (here SSE2 to AVX2; AVX-512 where present; NEON under qemu-aarch64), every destination
-// alignment and lengths around the vector and 4-vector steps, and what describe() reports.
+// The Highway kernels on every target this CPU runs (here SSE2 to AVX2; AVX-512 where present;
+// NEON/SVE under qemu-aarch64): the streaming copies (src/relayout/streaming_kernels.cpp) for
+// every destination alignment and lengths around the vector and 4-vector steps, the portable
+// 16x16 transpose (portable_transpose.cpp), and the SIMD target describe() reports.
 #include <gtest/gtest.h>
 #include <hwy/targets.h>
 
+#include <algorithm>
 #include <cstring>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "relayout/simd_kernels.h"
@@ -73,6 +76,59 @@ TEST(StreamingKernels, RunsWithGapsOnBothSides) {
   });
 }
 
+// Source rows of 16 floats at `source_stride` floats, in two groups of 8 `group` floats apart.
+void expect_transposed(const std::vector<float>& source, int64_t source_stride,
+                       int64_t source_group, const std::vector<float>& destination,
+                       int64_t destination_stride, int64_t destination_group) {
+  for (int64_t i = 0; i < 16; ++i) {
+    for (int64_t j = 0; j < 16; ++j) {
+      ASSERT_EQ(
+          destination[static_cast<std::size_t>((j % 8) * destination_stride +
+                                               (j / 8) * destination_group + i)],
+          source[static_cast<std::size_t>((i % 8) * source_stride + (i / 8) * source_group + j)])
+          << "element (" << i << ", " << j << ")";
+    }
+  }
+}
+
+TEST(PortableTranspose, StridedAndListedRowsOnEveryTarget) {
+  std::vector<float> source(64 * 40);
+  for (std::size_t i = 0; i < source.size(); ++i) source[i] = static_cast<float>(i);
+  for_each_target([&] {
+    EXPECT_EQ(std::string(portable_transpose_target()), stream_target());
+    // A plain matrix (group = 8 rows), T(8,128)-like groups, an unaligned destination (offset 1).
+    for (const auto& [stride, group, offset] : std::vector<std::tuple<int64_t, int64_t, int64_t>>{
+             {20, 160, 0}, {16, 1024, 0}, {24, 200, 1}}) {
+      for (const bool streaming : {false, true}) {
+        alignas(64) static float out[4096];
+        std::fill(std::begin(out), std::end(out), -1.0f);
+        portable_transpose_16x16_f32(
+            reinterpret_cast<const std::byte*>(source.data() + 3), stride * 4, group * 4,
+            reinterpret_cast<std::byte*>(out + offset), stride * 4, group * 4, streaming);
+        store_fence();
+        const std::vector<float> destination(out + offset, out + 4096);
+        const std::vector<float> shifted(source.begin() + 3, source.end());
+        expect_transposed(shifted, stride, group, destination, stride, group);
+      }
+    }
+    const std::byte* from[16];
+    std::byte* to[16];
+    std::vector<float> listed(16 * 16 * 3, 0.0f);
+    for (int k = 0; k < 16; ++k) {
+      from[k] = reinterpret_cast<const std::byte*>(source.data() + (15 - k) * 48);
+      to[k] = reinterpret_cast<std::byte*>(listed.data() + k * 48);
+    }
+    portable_transpose_16x16_f32(from, to, true);
+    store_fence();
+    for (int i = 0; i < 16; ++i) {
+      for (int j = 0; j < 16; ++j) {
+        ASSERT_EQ(listed[static_cast<std::size_t>(j * 48 + i)],
+                  source[static_cast<std::size_t>((15 - i) * 48 + j)]);
+      }
+    }
+  });
+}
+
 TEST(StreamingKernels, DescribeNamesTheSimdTarget) {
   const auto plan_for = [](const char* from, const char* to) {
     const LayoutOperand source = parse_layout_operand(from);
@@ -84,8 +140,8 @@ TEST(StreamingKernels, DescribeNamesTheSimdTarget) {
   EXPECT_NE(runs.find(std::string("simd ") + stream_target() + " (Highway)"), std::string::npos)
       << runs;
   const std::string transpose = plan_for("f32[64,64]{1,0}", "f32[64,64]{0,1}");
-  EXPECT_NE(transpose.find(has_avx2() ? "simd AVX2 (hand-written)" : "simd none (scalar)"),
-            std::string::npos)
+  const std::string portable = std::string("simd ") + portable_transpose_target() + " (Highway)";
+  EXPECT_NE(transpose.find(has_avx2() ? "simd AVX2 (hand-written)" : portable), std::string::npos)
       << transpose;
   const std::string bytes = plan_for("s8[8,8]{1,0}", "s8[8,8]{0,1}");
   EXPECT_NE(bytes.find("simd none (scalar)"), std::string::npos) << bytes;
