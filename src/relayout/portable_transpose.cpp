@@ -1,8 +1,8 @@
 // The 16x16 transpose of 4-byte elements written once with Highway, for every CPU the
 // hand-written AVX2 kernel (simd_kernels.cpp) does not run on: aarch64 (NEON/SVE), x86 without
-// AVX2. 128-bit vectors (4 floats) on every target, so the same code is a 4x4 block transpose
-// everywhere; the AVX2 kernel's 8x8 blocks with 16-byte row halves placed by vinsertf128 have no
-// portable spelling in Highway 1.0.3 (see the figure in simd_kernels.h for why it is kept).
+// AVX2. 128-bit vectors (4 floats) on every target (NEON has no wider ones), so the same code is a
+// 4x4 block transpose everywhere. The AVX2 kernel's 8x8 blocks of 256-bit vectors are not ported;
+// simd_kernels.cpp gives the figures for keeping it where AVX2 runs.
 //
 // This file is included once per target by hwy/foreach_target.h.
 #undef HWY_TARGET_INCLUDE
