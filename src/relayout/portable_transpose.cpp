@@ -19,39 +19,57 @@ HWY_BEFORE_NAMESPACE();
 namespace tessera::relayout::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
+#if HWY_TARGET != HWY_SCALAR  // one lane: Transpose16x16 copies element by element
+// Rows first..first+3, columns column..column+3: o_m = column + m of those rows.
+template <class D, class V, class SourceRows>
+HWY_INLINE void Transpose4x4(D d, const SourceRows& from, int first, int column, V& o0, V& o1,
+                             V& o2, V& o3) {
+  const auto row = [&](int k) {
+    return hn::LoadU(d, reinterpret_cast<const float*>(from(first + k)) + column);
+  };
+  const V r0 = row(0), r1 = row(1), r2 = row(2), r3 = row(3);
+  const V t0 = hn::InterleaveLower(d, r0, r1);  // a0 b0 a1 b1
+  const V t1 = hn::InterleaveUpper(d, r0, r1);  // a2 b2 a3 b3
+  const V t2 = hn::InterleaveLower(d, r2, r3);  // c0 d0 c1 d1
+  const V t3 = hn::InterleaveUpper(d, r2, r3);  // c2 d2 c3 d3
+  o0 = hn::ConcatLowerLower(d, t2, t0);         // a0 b0 c0 d0
+  o1 = hn::ConcatUpperUpper(d, t2, t0);         // a1 b1 c1 d1
+  o2 = hn::ConcatLowerLower(d, t3, t1);
+  o3 = hn::ConcatUpperUpper(d, t3, t1);
+}
+
 // Destination rows column..column+3 get source rows 0..15 of those columns: four 4x4 block
-// transposes (two interleave levels), then each destination row's 64 bytes stored back to back
-// (non-temporal halves of a line stored apart evict partial lines: simd_kernels.cpp).
-#if HWY_TARGET != HWY_SCALAR
+// transposes, then each destination row's 64 bytes stored back to back (non-temporal halves of a
+// line stored apart evict partial lines: simd_kernels.cpp). Named vectors, no arrays: SVE
+// vectors are sizeless types.
 template <class SourceRows, class DestinationRows>
 HWY_INLINE void Transpose4Columns(const SourceRows& from, const DestinationRows& to, int column,
                                   bool stream) {
   const hn::FixedTag<float, 4> d;
-  hn::Vec<decltype(d)> out[4][4];  // [block of 4 source rows][destination row]
-  for (int block = 0; block < 4; ++block) {
-    const auto row = [&](int k) {
-      return hn::LoadU(d, reinterpret_cast<const float*>(from(4 * block + k)) + column);
-    };
-    const auto r0 = row(0), r1 = row(1), r2 = row(2), r3 = row(3);
-    const auto t0 = hn::InterleaveLower(d, r0, r1);   // a0 b0 a1 b1
-    const auto t1 = hn::InterleaveUpper(d, r0, r1);   // a2 b2 a3 b3
-    const auto t2 = hn::InterleaveLower(d, r2, r3);   // c0 d0 c1 d1
-    const auto t3 = hn::InterleaveUpper(d, r2, r3);   // c2 d2 c3 d3
-    out[block][0] = hn::ConcatLowerLower(d, t2, t0);  // a0 b0 c0 d0
-    out[block][1] = hn::ConcatUpperUpper(d, t2, t0);  // a1 b1 c1 d1
-    out[block][2] = hn::ConcatLowerLower(d, t3, t1);
-    out[block][3] = hn::ConcatUpperUpper(d, t3, t1);
-  }
-  for (int m = 0; m < 4; ++m) {
-    auto* line = reinterpret_cast<float*>(to(column + m));
-    for (int block = 0; block < 4; ++block) {
-      if (stream) {
-        hn::Stream(out[block][m], d, line + 4 * block);
-      } else {
-        hn::StoreU(out[block][m], d, line + 4 * block);
-      }
+  using V = hn::Vec<decltype(d)>;
+  V a0, a1, a2, a3, b0, b1, b2, b3, c0, c1, c2, c3, e0, e1, e2, e3;
+  Transpose4x4(d, from, 0, column, a0, a1, a2, a3);
+  Transpose4x4(d, from, 4, column, b0, b1, b2, b3);
+  Transpose4x4(d, from, 8, column, c0, c1, c2, c3);
+  Transpose4x4(d, from, 12, column, e0, e1, e2, e3);
+  const auto line = [&](int m, V v0, V v1, V v2, V v3) {
+    auto* out = reinterpret_cast<float*>(to(column + m));
+    if (stream) {
+      hn::Stream(v0, d, out);
+      hn::Stream(v1, d, out + 4);
+      hn::Stream(v2, d, out + 8);
+      hn::Stream(v3, d, out + 12);
+    } else {
+      hn::StoreU(v0, d, out);
+      hn::StoreU(v1, d, out + 4);
+      hn::StoreU(v2, d, out + 8);
+      hn::StoreU(v3, d, out + 12);
     }
-  }
+  };
+  line(0, a0, b0, c0, e0);
+  line(1, a1, b1, c1, e1);
+  line(2, a2, b2, c2, e2);
+  line(3, a3, b3, c3, e3);
 }
 #endif
 
