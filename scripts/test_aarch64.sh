@@ -40,4 +40,7 @@ aarch64-linux-gnu-readelf -h build/aarch64/tests/tessera_tests | grep -q AArch64
   { echo "error: build/aarch64/tests/tessera_tests is not an aarch64 binary" >&2; exit 1; }
 # The binary's loader (/lib/ld-linux-aarch64.so.1, from libc6:arm64) finds the arm64 libraries
 # in /usr/lib/aarch64-linux-gnu.
-qemu-aarch64 build/aarch64/tests/tessera_tests "$@"
+# Left out: the forked child of a threaded process starts threads, and under qemu-user that child
+# exits with 127 (the test passes natively and under TSan in scripts/test.sh).
+qemu-aarch64 build/aarch64/tests/tessera_tests \
+  --gtest_filter=-WorkerPool.AForkedChildStartsItsOwnHelpers "$@"
