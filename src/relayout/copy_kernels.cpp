@@ -72,7 +72,7 @@ void transpose_tiles(const std::byte* source, int64_t rows, int64_t source_row,
   using T = typename Word<kBytes>::type;
   const T* src = reinterpret_cast<const T*>(source);
   T* dst = reinterpret_cast<T*>(destination);
-  const bool simd = kBytes == 4 && has_avx2();
+  const bool simd = kBytes == 4;  // hand-written AVX2 or portable Highway
   constexpr int64_t kTile = 16;
   constexpr int64_t kBlockRows = 64;
   constexpr int64_t kBlockColumns = 512;
@@ -162,6 +162,16 @@ void grouped_transpose_box(const StridedBox& box, bool streaming, const std::byt
   });
 }
 
+// Transposes of 1- or 2-byte elements whose destination takes 2 or 4 source rows at a time:
+// XLA's (2,1) and (4,1) packing, done by the AVX2 interleave kernels.
+bool uses_interleave(const StridedBox& box, const CopyKernel& k) {
+  const int bytes = k.source_bits / 8;
+  const StridedAxis& inner = box.axes[0];
+  return k.kind == KernelKind::kTranspose && !k.grouped && (bytes == 1 || bytes == 2) &&
+         (inner.count == 2 || inner.count == 4) && box.axes.size() >= 2 &&
+         box.axes[1].destination_stride == inner.count && has_avx2();
+}
+
 void transpose_box(const StridedBox& box, const CopyKernel& k, const std::byte* source,
                    std::byte* destination) {
   if (k.grouped) {
@@ -172,9 +182,7 @@ void transpose_box(const StridedBox& box, const CopyKernel& k, const std::byte* 
   const bool streaming = k.streaming;
   const StridedAxis& inner = box.axes[0];
   const StridedAxis& pair = box.axes[1];
-  const bool interleave = (bytes == 1 || bytes == 2) && (inner.count == 2 || inner.count == 4) &&
-                          pair.destination_stride == inner.count && has_avx2();
-  if (interleave) {  // many groups per call, like runs
+  if (uses_interleave(box, k)) {  // many groups per call, like runs
     const StridedAxis next = box.axes.size() > 2 ? box.axes[2] : StridedAxis{1, 0, 0};
     bool done = true;
     for_each_outer(box, 3, [&](int64_t s, int64_t d) {
@@ -316,7 +324,7 @@ CopyKernel choose_copy_kernel(StridedBox& box, int source_bits, int destination_
                        [](const StridedAxis& a, const StridedAxis& b) {
                          return a.source_stride < b.source_stride;
                        });
-      k.streaming = streaming && has_avx2() && inner.count * bytes >= 256;
+      k.streaming = streaming && inner.count * bytes >= 256;  // Highway: every target streams
       return k;
     }
     if (word && inner.destination_stride == 1) {
@@ -325,9 +333,9 @@ CopyKernel choose_copy_kernel(StridedBox& box, int source_bits, int destination_
           std::rotate(box.axes.begin() + 1, box.axes.begin() + static_cast<std::ptrdiff_t>(a),
                       box.axes.begin() + static_cast<std::ptrdiff_t>(a) + 1);
           k.kind = KernelKind::kTranspose;
-          k.streaming = streaming && has_avx2();
+          k.streaming = streaming;
           // As for runs: walk the tiles in source order so the reads stream.
-          k.grouped = bytes == 4 && has_avx2() && group_small_tiles(box);
+          k.grouped = bytes == 4 && group_small_tiles(box);
           if (!k.grouped) sort_outer_by_source(box, 2);
           return k;
         }
@@ -419,9 +427,29 @@ std::string describe_box(const StridedBox& box, const CopyKernel& k) {
   std::string counts;
   for (const StridedAxis& a : box.axes)
     counts += (counts.empty() ? "" : "x") + std::to_string(a.count);
-  return fmt::format("{} {} axes [{}] {}->{} bits{}", kNames[static_cast<int>(k.kind)],
+  return fmt::format("{} {} axes [{}] {}->{} bits{}, simd {}", kNames[static_cast<int>(k.kind)],
                      box.axes.size(), counts, k.source_bits, k.destination_bits,
-                     k.streaming ? " streaming" : "");
+                     k.streaming ? " streaming" : "", simd_target(box, k));
+}
+
+std::string simd_target(const StridedBox& box, const CopyKernel& k) {
+  switch (k.kind) {
+    case KernelKind::kRuns:
+      return k.streaming ? fmt::format("{} (Highway)", stream_target()) : "none (memcpy)";
+    case KernelKind::kTranspose: {
+      if (k.source_bits == 32) {
+        return has_avx2() ? "AVX2 (hand-written)"
+                          : fmt::format("{} (Highway)", portable_transpose_target());
+      }
+      return uses_interleave(box, k) ? "AVX2 (hand-written)" : "none (scalar)";
+    }
+    case KernelKind::kPackBits:
+      return has_avx2() ? "AVX2 (hand-written)" : "none (scalar)";
+    case KernelKind::kStrided:
+    case KernelKind::kBits:
+      break;
+  }
+  return "none (scalar)";
 }
 
 void streaming_copy(std::byte* destination, const std::byte* source, std::size_t bytes) {

@@ -38,7 +38,12 @@ void copy_box(const StridedBox& box, const CopyKernel& kernel, const std::byte* 
 // Writes `fill_bits` into every destination element of the box.
 void fill_box(const StridedBox& box, int bits, uint64_t fill_bits, std::byte* destination);
 
-// "transpose 3 axes [16x16x64], 4-byte elements", for RelayoutPlan::describe.
+// "transpose 3 axes [16x16x64] 32->32 bits streaming, simd AVX2 (hand-written)", for
+// RelayoutPlan::describe.
 std::string describe_box(const StridedBox& box, const CopyKernel& kernel);
+
+// The instruction set the kernel runs with on this CPU: "AVX3 (Highway)" (AVX-512), "AVX2
+// (Highway)", "NEON (Highway)", "AVX2 (hand-written)", "none (memcpy)" or "none (scalar)".
+std::string simd_target(const StridedBox& box, const CopyKernel& kernel);
 
 }  // namespace tessera::relayout

@@ -1,11 +1,15 @@
-// AVX2 kernels compiled for that target only and called after a run-time CPU check, so the
-// library itself is built for the baseline x86-64 and runs anywhere. AVX2 rather than AVX-512:
-// the kernels are memory-bound, 32-byte registers reach the copy ceiling, and AVX-512 CPUs run
-// them too (this build machine, an AMD EPYC, has no AVX-512 to test such kernels on).
+// Hand-written AVX2 kernels (transposes, interleaves, bit packing) compiled for that target only
+// and called after a run-time CPU check, so the library itself is built for the baseline x86-64
+// and runs anywhere; on other CPUs and architectures (aarch64) these functions report false or
+// are not called, and the scalar loops in copy_kernels.cpp take over. The contiguous streaming
+// copies are portable Highway code (streaming_kernels.cpp). These stay hand-written AVX2: they
+// were tuned and measured here (BENCHMARKS.md) and have not been ported to Highway yet.
 #include "relayout/simd_kernels.h"
 
 #include <algorithm>
 #include <cstring>
+
+#include "relayout/tile_rows.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 // GCC 12's AVX-512 headers read _mm512_undefined_*() values, which -Wuninitialized flags
@@ -55,19 +59,6 @@ TESSERA_AVX2 __m256i load(const std::byte* from) {
   return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(from));
 }
 
-// Two full cache lines, all four loads issued before the non-temporal stores. `to` must be
-// 32-byte aligned.
-TESSERA_AVX2 inline void stream_128_bytes(std::byte* to, const std::byte* from) {
-  const __m256i a = load(from);
-  const __m256i b = load(from + 32);
-  const __m256i c = load(from + 64);
-  const __m256i d = load(from + 96);
-  _mm256_stream_si256(reinterpret_cast<__m256i*>(to), a);
-  _mm256_stream_si256(reinterpret_cast<__m256i*>(to + 32), b);
-  _mm256_stream_si256(reinterpret_cast<__m256i*>(to + 64), c);
-  _mm256_stream_si256(reinterpret_cast<__m256i*>(to + 96), d);
-}
-
 TESSERA_AVX2 void interleave_avx2(const std::byte* source, int64_t row_bytes, int rows, int unit,
                                   int64_t bytes_per_row, std::byte* destination, bool streaming) {
   for (int64_t j = 0; j < bytes_per_row; j += 32) {
@@ -90,70 +81,6 @@ TESSERA_AVX2 void interleave_avx2(const std::byte* source, int64_t row_bytes, in
     store(out + 96, o3, streaming);
   }
 }
-
-TESSERA_AVX2 void stream_copy_avx2(std::byte* destination, const std::byte* source,
-                                   std::size_t bytes) {
-  const std::size_t head = (32 - (reinterpret_cast<uintptr_t>(destination) & 31)) & 31;
-  if (head >= bytes) {
-    std::memcpy(destination, source, bytes);
-    return;
-  }
-  std::memcpy(destination, source, head);
-  std::size_t i = head;
-  for (; i + 128 <= bytes; i += 128) {
-    stream_128_bytes(destination + i, source + i);
-  }
-  for (; i + 32 <= bytes; i += 32) {
-    _mm256_stream_si256(reinterpret_cast<__m256i*>(destination + i), load(source + i));
-  }
-  std::memcpy(destination + i, source + i, bytes - i);
-}
-
-// `count` runs of run_bytes each, with non-temporal stores.
-TESSERA_AVX2 void stream_runs_avx2(std::byte* destination, int64_t destination_step,
-                                   const std::byte* source, int64_t source_step,
-                                   std::size_t run_bytes, int64_t count) {
-  const bool aligned = (reinterpret_cast<uintptr_t>(destination) & 31) == 0 &&
-                       destination_step % 32 == 0 && run_bytes % 128 == 0;
-  for (int64_t r = 0; r < count; ++r) {
-    std::byte* to = destination + r * destination_step;
-    const std::byte* from = source + r * source_step;
-    if (!aligned) {
-      stream_copy_avx2(to, from, run_bytes);
-      continue;
-    }
-    for (std::size_t i = 0; i < run_bytes; i += 128) {
-      stream_128_bytes(to + i, from + i);
-    }
-  }
-}
-
-// Row k (< 16) of a 16x16 tile of 4-byte elements: base + (k % 8) * stride + (k / 8) * group,
-// in bytes. Two groups of 8 rows with one stride cover both a plain matrix (group = 8 * stride)
-// and two vertically adjacent tiles such as T(8,128)'s. `Byte` is const for the source side.
-template <class Byte>
-struct StridedRows {
-  Byte* base;
-  int64_t stride;
-  int64_t group;
-  Byte* operator()(int k) const { return base + (k & 7) * stride + (k >> 3) * group; }
-  bool aligned() const {
-    return ((reinterpret_cast<uintptr_t>(base) | static_cast<uintptr_t>(stride) |
-             static_cast<uintptr_t>(group)) &
-            31) == 0;
-  }
-};
-
-template <class Byte>
-struct ListedRows {
-  Byte* const* rows;
-  Byte* operator()(int k) const { return rows[k]; }
-  bool aligned() const {
-    uintptr_t bits = 0;
-    for (int k = 0; k < 16; ++k) bits |= reinterpret_cast<uintptr_t>(rows[k]);
-    return (bits & 31) == 0;
-  }
-};
 
 // out[m] = column `column + m` of rows first..first+7: element i of out[m] is row first + i.
 // Each row is read as two 16-byte halves placed by vinsertf128 (rows k and k + 4 share a
@@ -181,6 +108,10 @@ TESSERA_AVX2 inline void transpose_8x8(const Rows& rows, int first, int column, 
   }
 }
 
+// Kept beside the portable Highway transpose (portable_transpose.cpp, 4x4 blocks of 128-bit
+// vectors) because it measured faster: f32[4096,4096] in 64x512 blocks, 1 thread, streaming
+// stores, medians of 21-41 interleaved runs against a streaming copy on this AMD EPYC (shared,
+// load ~22): 0.34 / 0.26 / 0.32 of the copy against Highway's 0.31 / 0.28 / 0.28 (2026-11-23).
 // 16x16 entirely in registers, one 8-column half at a time: both 32-byte halves of a destination
 // row are stored back to back. Measured here (AMD Zen 3): anything else loses to this by far.
 // Non-temporal halves of a line stored apart evict partial lines (0.17x of a copy), and ordinary
@@ -250,37 +181,12 @@ bool has_avx2() {
   return yes;
 }
 
-void stream_copy(std::byte* destination, const std::byte* source, std::size_t bytes) {
-  if (has_avx2()) {
-    stream_copy_avx2(destination, source, bytes);
-  } else {
-    std::memcpy(destination, source, bytes);
-  }
-}
-
-void store_fence() {
-  _mm_sfence();
-}
-
-void prefetch_line(const std::byte* base, int64_t offset) {
-  _mm_prefetch(reinterpret_cast<const char*>(reinterpret_cast<uintptr_t>(base) +
-                                             static_cast<uintptr_t>(offset)),
-               _MM_HINT_T0);
-}
-
-void stream_runs(std::byte* destination, int64_t destination_step, const std::byte* source,
-                 int64_t source_step, std::size_t run_bytes, int64_t count) {
-  if (has_avx2()) {
-    stream_runs_avx2(destination, destination_step, source, source_step, run_bytes, count);
-    return;
-  }
-  for (int64_t r = 0; r < count; ++r) {
-    std::memcpy(destination + r * destination_step, source + r * source_step, run_bytes);
-  }
-}
-
 void transpose_16x16_f32(const std::byte* const* source_rows, std::byte* const* destination_rows,
                          bool streaming) {
+  if (!has_avx2()) {
+    portable_transpose_16x16_f32(source_rows, destination_rows, streaming);
+    return;
+  }
   transpose_16x16_avx2(ListedRows<const std::byte>{source_rows},
                        ListedRows<std::byte>{destination_rows}, streaming);
 }
@@ -288,6 +194,11 @@ void transpose_16x16_f32(const std::byte* const* source_rows, std::byte* const* 
 void transpose_16x16_f32(const std::byte* source, int64_t source_stride, int64_t source_group,
                          std::byte* destination, int64_t destination_stride,
                          int64_t destination_group, bool streaming) {
+  if (!has_avx2()) {
+    portable_transpose_16x16_f32(source, source_stride, source_group, destination,
+                                 destination_stride, destination_group, streaming);
+    return;
+  }
   transpose_16x16_avx2(StridedRows<const std::byte>{source, source_stride, source_group},
                        StridedRows<std::byte>{destination, destination_stride, destination_group},
                        streaming);
@@ -317,19 +228,16 @@ bool pack_bits_32_rows(const std::byte* source, int64_t source_row_bytes, int64_
 bool has_avx2() {
   return false;
 }
-void stream_copy(std::byte* destination, const std::byte* source, std::size_t bytes) {
-  std::memcpy(destination, source, bytes);
+void transpose_16x16_f32(const std::byte* const* source_rows, std::byte* const* destination_rows,
+                         bool streaming) {
+  portable_transpose_16x16_f32(source_rows, destination_rows, streaming);
 }
-void store_fence() {}
-void prefetch_line(const std::byte*, int64_t) {}
-void stream_runs(std::byte* destination, int64_t destination_step, const std::byte* source,
-                 int64_t source_step, std::size_t run_bytes, int64_t count) {
-  for (int64_t r = 0; r < count; ++r) {
-    std::memcpy(destination + r * destination_step, source + r * source_step, run_bytes);
-  }
+void transpose_16x16_f32(const std::byte* source, int64_t source_stride, int64_t source_group,
+                         std::byte* destination, int64_t destination_stride,
+                         int64_t destination_group, bool streaming) {
+  portable_transpose_16x16_f32(source, source_stride, source_group, destination, destination_stride,
+                               destination_group, streaming);
 }
-void transpose_16x16_f32(const std::byte* const*, std::byte* const*, bool) {}
-void transpose_16x16_f32(const std::byte*, int64_t, int64_t, std::byte*, int64_t, int64_t, bool) {}
 bool interleave_rows(const std::byte*, int64_t, int, int, int64_t, std::byte*, bool, int64_t,
                      int64_t, int64_t) {
   return false;

@@ -1,5 +1,8 @@
-// SIMD kernels chosen at run time: the same binary runs on CPUs without AVX2 (the scalar
-// kernels take over). Each function returns false when it cannot handle the request here.
+// SIMD kernels chosen at run time: the same binary runs on CPUs without AVX2 and on aarch64 (the
+// scalar kernels take over). Each function returns false when it cannot handle the request here.
+// The streaming copies are Highway code dispatched to the best target of this CPU
+// (streaming_kernels.cpp); the transposes, interleaves and bit packing are hand-written AVX2
+// (simd_kernels.cpp).
 #pragma once
 
 #include <cstddef>
@@ -10,7 +13,8 @@ namespace tessera::relayout {
 // True when the CPU has AVX2 (checked once).
 bool has_avx2();
 
-// Copies `bytes` with 32-byte non-temporal stores (BENCHMARKING.md: the copy ceiling here).
+// Copies `bytes` with non-temporal stores of the widest vectors this CPU has (64 bytes with
+// AVX-512, 32 with AVX2, 16 with NEON; BENCHMARKING.md: the copy ceiling).
 // The caller issues store_fence() before the data is read by another thread.
 void stream_copy(std::byte* destination, const std::byte* source, std::size_t bytes);
 void store_fence();
@@ -19,13 +23,17 @@ void store_fence();
 void stream_runs(std::byte* destination, int64_t destination_step, const std::byte* source,
                  int64_t source_step, std::size_t run_bytes, int64_t count);
 
+// Highway's name of the target stream_copy and stream_runs run with here: "AVX3" (AVX-512),
+// "AVX2", "SSE4", "NEON", "SVE", ...
+const char* stream_target();
+
 // Asks for the cache line at base + offset bytes (which may lie past the end of the buffer: a
 // prefetch never faults, and the address is formed without pointer arithmetic).
 void prefetch_line(const std::byte* base, int64_t offset);
 
 // One 16x16 tile of 4-byte elements: destination_rows[j][i] = source_rows[i][j], i, j < 16.
-// Requires has_avx2(). Each destination row gets its 64 bytes from two adjacent 32-byte stores,
-// so non-temporal stores fill whole lines.
+// Any CPU: the hand-written AVX2 kernel where has_avx2(), else the portable Highway one. Each
+// destination row gets its 64 bytes from adjacent stores, so non-temporal stores fill whole lines.
 void transpose_16x16_f32(const std::byte* const* source_rows, std::byte* const* destination_rows,
                          bool streaming);
 // The same with rows given by strides (bytes): source row k (< 16) at
@@ -34,6 +42,15 @@ void transpose_16x16_f32(const std::byte* const* source_rows, std::byte* const* 
 void transpose_16x16_f32(const std::byte* source, int64_t source_stride, int64_t source_group,
                          std::byte* destination, int64_t destination_stride,
                          int64_t destination_group, bool streaming);
+// The same two, always with the portable kernel (portable_transpose.cpp), and the Highway target
+// it runs with here.
+void portable_transpose_16x16_f32(const std::byte* const* source_rows,
+                                  std::byte* const* destination_rows, bool streaming);
+void portable_transpose_16x16_f32(const std::byte* source, int64_t source_stride,
+                                  int64_t source_group, std::byte* destination,
+                                  int64_t destination_stride, int64_t destination_group,
+                                  bool streaming);
+const char* portable_transpose_target();
 
 // Interleaves `rows` (2 or 4) source rows of `columns` elements of `element_bytes` (1 or 2; a
 // multiple of 32 bytes per row): destination[j * rows + i] = row_i[j]. This is the packing of

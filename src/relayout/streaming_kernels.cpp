@@ -1,0 +1,99 @@
+// Contiguous copies with non-temporal stores, written once with Highway and compiled for every
+// target it knows (SSE2/SSSE3/SSE4/AVX2/AVX-512 on x86, NEON/SVE on ARM); the best one the CPU
+// supports is chosen at run time (HWY_DYNAMIC_DISPATCH). BENCHMARKING.md: at 64 MiB a copy with
+// streaming stores runs 1.3-1.5x glibc's memcpy, which streams only above ~190 MiB.
+//
+// This file is included once per target by hwy/foreach_target.h.
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "relayout/streaming_kernels.cpp"
+#include <hwy/cache_control.h>
+#include <hwy/foreach_target.h>  // must come before highway.h
+#include <hwy/highway.h>
+
+#include <cstring>
+
+#include "relayout/simd_kernels.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace tessera::relayout::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// memcpy for the bytes before the destination is vector-aligned and after the last whole
+// vector; in between, four loads are issued before their four streaming stores (whole lines).
+inline void StreamBytes(uint8_t* HWY_RESTRICT to, const uint8_t* HWY_RESTRICT from, size_t bytes) {
+  const hn::ScalableTag<uint8_t> d;
+  const size_t lanes = hn::Lanes(d);
+  const size_t misaligned = reinterpret_cast<uintptr_t>(to) % lanes;
+  const size_t head = misaligned == 0 ? 0 : lanes - misaligned;
+  if (head >= bytes) {
+    std::memcpy(to, from, bytes);
+    return;
+  }
+  std::memcpy(to, from, head);
+  size_t i = head;
+  for (; i + 4 * lanes <= bytes; i += 4 * lanes) {
+    const auto a = hn::LoadU(d, from + i);
+    const auto b = hn::LoadU(d, from + i + lanes);
+    const auto c = hn::LoadU(d, from + i + 2 * lanes);
+    const auto e = hn::LoadU(d, from + i + 3 * lanes);
+    hn::Stream(a, d, to + i);
+    hn::Stream(b, d, to + i + lanes);
+    hn::Stream(c, d, to + i + 2 * lanes);
+    hn::Stream(e, d, to + i + 3 * lanes);
+  }
+  for (; i + lanes <= bytes; i += lanes) hn::Stream(hn::LoadU(d, from + i), d, to + i);
+  std::memcpy(to + i, from + i, bytes - i);
+}
+
+void StreamCopy(std::byte* destination, const std::byte* source, size_t bytes) {
+  StreamBytes(reinterpret_cast<uint8_t*>(destination), reinterpret_cast<const uint8_t*>(source),
+              bytes);
+}
+
+void StreamRuns(std::byte* destination, int64_t destination_step, const std::byte* source,
+                int64_t source_step, size_t run_bytes, int64_t count) {
+  for (int64_t r = 0; r < count; ++r) {
+    StreamBytes(reinterpret_cast<uint8_t*>(destination + r * destination_step),
+                reinterpret_cast<const uint8_t*>(source + r * source_step), run_bytes);
+  }
+}
+
+const char* StreamTarget() {
+  return hwy::TargetName(HWY_TARGET);
+}
+
+}  // namespace tessera::relayout::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace tessera::relayout {
+
+HWY_EXPORT(StreamCopy);
+HWY_EXPORT(StreamRuns);
+HWY_EXPORT(StreamTarget);
+
+void stream_copy(std::byte* destination, const std::byte* source, std::size_t bytes) {
+  HWY_DYNAMIC_DISPATCH(StreamCopy)(destination, source, bytes);
+}
+
+void stream_runs(std::byte* destination, int64_t destination_step, const std::byte* source,
+                 int64_t source_step, std::size_t run_bytes, int64_t count) {
+  HWY_DYNAMIC_DISPATCH(StreamRuns)
+  (destination, destination_step, source, source_step, run_bytes, count);
+}
+
+const char* stream_target() {
+  return HWY_DYNAMIC_DISPATCH(StreamTarget)();
+}
+
+void store_fence() {
+  hwy::FlushStream();
+}
+
+void prefetch_line(const std::byte* base, int64_t offset) {
+  hwy::Prefetch(reinterpret_cast<const void*>(reinterpret_cast<uintptr_t>(base) +
+                                              static_cast<uintptr_t>(offset)));
+}
+
+}  // namespace tessera::relayout
+#endif  // HWY_ONCE
