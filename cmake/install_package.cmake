@@ -55,4 +55,23 @@ install(CODE "
 
 if(TARGET tessera_cli)
   install(TARGETS tessera_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+  # The man page and completions are printed by the CLI itself from its command registry.
+  set(TESSERA_SHELL_FILES ${PROJECT_BINARY_DIR}/share/tessera.1 ${PROJECT_BINARY_DIR}/share/tessera.bash
+                          ${PROJECT_BINARY_DIR}/share/_tessera ${PROJECT_BINARY_DIR}/share/tessera.fish)
+  add_custom_command(
+    OUTPUT ${TESSERA_SHELL_FILES}
+    COMMAND ${CMAKE_COMMAND} -E make_directory ${PROJECT_BINARY_DIR}/share
+    COMMAND tessera_cli man-page > ${PROJECT_BINARY_DIR}/share/tessera.1
+    COMMAND tessera_cli completion bash > ${PROJECT_BINARY_DIR}/share/tessera.bash
+    COMMAND tessera_cli completion zsh > ${PROJECT_BINARY_DIR}/share/_tessera
+    COMMAND tessera_cli completion fish > ${PROJECT_BINARY_DIR}/share/tessera.fish
+    DEPENDS tessera_cli VERBATIM)
+  add_custom_target(tessera_shell_files ALL DEPENDS ${TESSERA_SHELL_FILES})
+  install(FILES ${PROJECT_BINARY_DIR}/share/tessera.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+  install(FILES ${PROJECT_BINARY_DIR}/share/tessera.bash
+          DESTINATION ${CMAKE_INSTALL_DATAROOTDIR}/bash-completion/completions RENAME tessera)
+  install(FILES ${PROJECT_BINARY_DIR}/share/_tessera
+          DESTINATION ${CMAKE_INSTALL_DATAROOTDIR}/zsh/site-functions)
+  install(FILES ${PROJECT_BINARY_DIR}/share/tessera.fish
+          DESTINATION ${CMAKE_INSTALL_DATAROOTDIR}/fish/vendor_completions.d)
 endif()
