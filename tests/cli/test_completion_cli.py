@@ -55,4 +55,4 @@ def test_man_page_documents_every_command_and_option(tessera):
         rendered = subprocess.run(["groff", "-man", "-Tutf8", "-ww"], input=page, capture_output=True,
                                   text=True, timeout=30)
         assert rendered.returncode == 0 and not rendered.stderr, rendered.stderr
-        assert "EXIT STATUS" in rendered.stdout
+        assert "EXIT STATUS" in re.sub(".\x08", "", rendered.stdout)  # without overstrike bold
