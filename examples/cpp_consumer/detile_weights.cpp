@@ -1,7 +1,8 @@
 // De-tiling a weight on the host, as a PJRT plugin or weight-sync tool would: the device holds a
-// bf16[4,300] weight in the TPU's tiled layout; copy it into plain row-major order with a relayout
-// plan (built once, executed per buffer) and check one element against IndexMap::linear_index.
-// Built against an installed tessera with find_package (CMakeLists.txt here) or pkg-config:
+// 16-bit [4,300] weight (bf16 bits, handled as u16) in the TPU's tiled layout T(8,128)(2,1); copy
+// it into plain row-major order with a relayout plan (built once, executed per buffer) and check
+// one element against IndexMap::linear_index. Built against an installed tessera with find_package
+// (CMakeLists.txt here) or pkg-config:
 //   c++ -std=c++20 detile_weights.cpp $(pkg-config --cflags --libs tessera)
 #include <tessera/index_map.h>
 #include <tessera/relayout/relayout_plan.h>
@@ -17,7 +18,8 @@
 #include <vector>
 
 int main() {
-  const tessera::xla::TiledLayout device(tessera::xla::parse_shape("u16[4,300]{1,0:T(8,128)}"));
+  const tessera::xla::TiledLayout device(
+      tessera::xla::parse_shape("u16[4,300]{1,0:T(8,128)(2,1)}"));
   const tessera::xla::TiledLayout host(tessera::xla::parse_shape("u16[4,300]{1,0}"));
   std::printf("tessera %s: device %lld bytes (%.1f%% padding), host %lld bytes\n", TESSERA_VERSION,
               static_cast<long long>(device.size_bytes()), 100.0 * device.padding_fraction(),
