@@ -20,4 +20,4 @@ def test_example_runs(script, tmp_path):
 def test_checkpoint_example_draws_its_picture(tmp_path):
     subprocess.run([sys.executable, str(EXAMPLES / "checkpoint_layouts.py"), str(tmp_path)],
                    check=True, capture_output=True, timeout=300)
-    assert (tmp_path / "f32_3x5_T2x2.svg").read_text().lstrip().startswith("<svg")
+    assert "<svg" in (tmp_path / "f32_3x5_T2x2.svg").read_text()
