@@ -22,6 +22,16 @@ echo "=== Python package: pip install . in a fresh venv, then its tests (XLA ora
 build/python-venv/bin/python -m pip install -q --disable-pip-version-check .
 (cd build && TESSERA_CLI="$PWD/release/tessera" python-venv/bin/python -m pytest -q ../tests/python)
 
+echo "=== wheel: pip wheel . (incremental, same build dir), installed into another fresh venv ==="
+rm -rf build/wheelhouse build/wheel-venv
+"$python" -m pip wheel -q --disable-pip-version-check --no-deps -w build/wheelhouse .
+"$python" -m venv --system-site-packages build/wheel-venv
+build/wheel-venv/bin/python -m pip install -q --disable-pip-version-check --no-deps build/wheelhouse/tessera-*.whl
+version=$(cd build && wheel-venv/bin/python -c 'import tessera; print(tessera.__version__)')
+test "$(build/wheel-venv/bin/tessera --version)" = "tessera $version"
+test "$(build/wheel-venv/bin/python -m tessera --version)" = "tessera $version"
+echo "wheel $(basename build/wheelhouse/tessera-*.whl): tessera $version"
+
 echo "=== ASan + UBSan build ==="
 cmake -S . -B build/sanitize -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTESSERA_WERROR=ON \
   -DTESSERA_SANITIZE=ON -DTESSERA_BUILD_BENCHMARKS=OFF -DPython3_EXECUTABLE="$python" >/dev/null

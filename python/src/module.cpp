@@ -2,9 +2,11 @@
 #include <nanobind/nanobind.h>
 
 #include "bindings.h"
+#include "tessera/version.h"
 
 NB_MODULE(_tessera, module) {
   module.doc() = "tessera's C++ library: accelerator memory layouts (see the tessera package).";
+  module.attr("__version__") = TESSERA_VERSION;
   tessera::python::bind_errors(module);
   tessera::python::bind_index_map(module);
   tessera::python::bind_layout(module);

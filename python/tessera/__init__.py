@@ -36,6 +36,7 @@ from ._tessera import (
     Relayout,
     SizeOverflowError,
     UnsupportedError,
+    __version__,  # TESSERA_VERSION, compiled into the extension from CMakeLists.txt
     empty_bytes,
     release_buffers,
 )
@@ -66,7 +67,6 @@ __all__ = [
     "tpu_layout",
     "xla_element_type",
 ]
-__version__ = "0.1.0"
 
 # Tracebacks say tessera.InvalidLayoutError, not tessera._tessera.InvalidLayoutError.
 for _error in (Error, ArgumentError, BufferSizeError, DoesNotFitError, InvalidLayoutError, IoError, NotationError,

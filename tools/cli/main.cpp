@@ -12,6 +12,7 @@
 
 #include "command_registry.h"
 #include "tessera/error.h"
+#include "tessera/version.h"
 
 namespace tessera::cli {
 namespace {
@@ -39,7 +40,7 @@ void install_all_commands(CLI::App& app) {
 int main(int argc, char** argv) {
   CLI::App app{"tessera: where accelerator layouts put your elements, and how to get them there"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", "tessera 0.1.0");
+  app.set_version_flag("--version", "tessera " TESSERA_VERSION);
   tessera::cli::install_all_commands(app);
   try {
     app.parse(argc, argv);

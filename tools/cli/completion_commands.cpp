@@ -1,0 +1,40 @@
+// `tessera completion bash|zsh|fish` and the hidden `tessera man-page`: both read the command
+// tree of the finished app, so every registered command is in them.
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include "command_registry.h"
+#include "man_page.h"
+#include "shell_completion.h"
+#include "tessera/version.h"
+
+namespace tessera::cli {
+namespace {
+
+void install(CLI::App& app) {
+  auto shell = std::make_shared<std::string>();
+  auto* completion = app.add_subcommand(
+      "completion", "Print a tab-completion script: source <(tessera completion bash)");
+  completion->add_option("shell", *shell, "bash, zsh or fish")
+      ->required()
+      ->check(CLI::IsMember({"bash", "zsh", "fish"}));
+  completion->callback([&app, shell] {
+    const auto commands = describe_commands(app);
+    const std::string script = *shell == "bash"  ? bash_completion(commands)
+                               : *shell == "zsh" ? zsh_completion(commands)
+                                                 : fish_completion(commands);
+    std::fputs(script.c_str(), stdout);
+  });
+
+  // Hidden (empty group): the build uses it to write share/man/man1/tessera.1.
+  auto* manual = app.add_subcommand("man-page", "Print the tessera(1) man page (troff)");
+  manual->group("");
+  manual->callback(
+      [&app] { std::fputs(man_page(describe_commands(app), TESSERA_VERSION).c_str(), stdout); });
+}
+
+const CommandRegistration registration(90, install);
+
+}  // namespace
+}  // namespace tessera::cli
