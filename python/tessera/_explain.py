@@ -48,14 +48,17 @@ Layout.to_jax = _to_jax
 def explain(
     shape: Any,
     *,
-    target: str = "none",
+    target: Optional[str] = None,
     pred_one_bit: bool = False,
+    pred_bits: int = 0,
     max_suggestions: int = 10,
     shards: Optional[Sequence[int]] = None,
 ) -> dict:
     """The report of `tessera explain --json`: of a shape's text, a Layout, or a JAX array (its
     x.format layout when it has one). shards: shards per dimension; the per-device shard is
-    explained (uneven shards padded up, as XLA does)."""
+    explained (uneven shards padded up, as XLA does). target: 'tpu', 'tpu-v2'..'tpu-v7x' or
+    'none'; None means TESSERA_TARGET when set, else tpu for a shape written without tiles (as
+    `tessera explain`). pred_bits: 32, 8 or 1 (0: the target's own pred storage)."""
     if isinstance(shape, Layout):
         text = str(shape)
     elif isinstance(shape, str):
@@ -68,7 +71,7 @@ def explain(
             text = _tessera._jax_layout_shape(text, repr(layout))
     if shards is not None:
         text = _tessera._shard_shape(text, [int(s) for s in shards])
-    return _tessera.explain(text, target=target, pred_one_bit=pred_one_bit,
+    return _tessera.explain(text, target=target, pred_one_bit=pred_one_bit, pred_bits=pred_bits,
                             max_suggestions=max_suggestions)
 
 
