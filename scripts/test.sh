@@ -15,26 +15,26 @@ cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release -DTESSERA_WERROR
 cmake --build build/release
 ctest --test-dir build/release --output-on-failure -j "$jobs"
 
-echo "=== Python package: pip install . in a fresh venv, then its tests (XLA oracle included) ==="
+echo "=== Python package: pip wheel ., installed in a fresh venv; its tests (XLA oracle included) ==="
+# One build serves both checks: the wheel is what `pip install .` would build and install.
 # jax/jaxlib are only the tests' oracle (tests/python/test_xla_oracle.py), not a dependency.
 "$python" -c "import jax" >/dev/null 2>&1 || "$python" -m pip install -q jax jaxlib
-"$python" -m venv --system-site-packages build/python-venv
-build/python-venv/bin/python -m pip install -q --disable-pip-version-check .
-(cd build && TESSERA_CLI="$PWD/release/tessera" python-venv/bin/python -m pytest -q ../tests/python)
-
-echo "=== wheel: pip wheel . (incremental, same build dir), installed into another fresh venv ==="
-rm -rf build/wheelhouse build/wheel-venv
+rm -rf build/wheelhouse build/python-venv
 "$python" -m pip wheel -q --disable-pip-version-check --no-deps -w build/wheelhouse .
-"$python" -m venv --system-site-packages build/wheel-venv
-build/wheel-venv/bin/python -m pip install -q --disable-pip-version-check --no-deps build/wheelhouse/tessera-*.whl
-version=$(cd build && wheel-venv/bin/python -c 'import tessera; print(tessera.__version__)')
-test "$(build/wheel-venv/bin/tessera --version)" = "tessera $version"
-test "$(build/wheel-venv/bin/python -m tessera --version)" = "tessera $version"
+"$python" -m venv --system-site-packages build/python-venv
+build/python-venv/bin/python -m pip install -q --disable-pip-version-check build/wheelhouse/tessera-*.whl
+(cd build && TESSERA_CLI="$PWD/release/tessera" python-venv/bin/python -m pytest -q ../tests/python)
+version=$(cd build && python-venv/bin/python -c 'import tessera; print(tessera.__version__)')
+test "$(build/python-venv/bin/tessera --version)" = "tessera $version"
+test "$(build/python-venv/bin/python -m tessera --version)" = "tessera $version"
 echo "wheel $(basename build/wheelhouse/tessera-*.whl): tessera $version"
 
-echo "=== ASan + UBSan build ==="
-cmake -S . -B build/sanitize -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTESSERA_WERROR=ON \
-  -DTESSERA_SANITIZE=ON -DTESSERA_BUILD_BENCHMARKS=OFF -DPython3_EXECUTABLE="$python" >/dev/null
+echo "=== ASan + UBSan: every test, and the parsers' fuzz targets, from one clang build ==="
+# One build for both: the library carries libFuzzer's coverage hooks (inert outside a fuzzer) and
+# the sanitizers, so the tests and the fuzz targets share its objects.
+cmake -S . -B build/sanitize -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
+  -DTESSERA_WERROR=ON -DTESSERA_SANITIZE=ON -DTESSERA_FUZZ=ON -DTESSERA_BUILD_BENCHMARKS=OFF \
+  -DPython3_EXECUTABLE="$python" >/dev/null
 cmake --build build/sanitize
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --test-dir build/sanitize --output-on-failure -j "$jobs"
@@ -47,21 +47,35 @@ g++ -std=c++20 -O1 -g -fsanitize=thread -Wall -Wextra -Werror -Isrc -Iinclude \
   -o build/worker_pool_tsan
 TSAN_OPTIONS=die_after_fork=0:halt_on_error=1 build/worker_pool_tsan
 
-echo "=== fuzzing every parser for ${fuzz_seconds}s each ==="
-cmake -S . -B build/fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
-  -DTESSERA_FUZZ=ON -DTESSERA_BUILD_TESTS=OFF -DTESSERA_BUILD_BENCHMARKS=OFF \
-  -DTESSERA_BUILD_CLI=OFF >/dev/null
-cmake --build build/fuzz
-for fuzzer in build/fuzz/fuzz/fuzz_*; do
-  [ -x "$fuzzer" ] || continue
+echo "=== fuzzing every parser for ${fuzz_seconds}s each, $jobs at a time ==="
+fuzz_one() {
+  local fuzzer=$1 name corpus
   name=$(basename "$fuzzer")
-  corpus=build/fuzz/corpus/$name
+  corpus=build/sanitize/fuzz-corpus/$name
   mkdir -p "$corpus"
   cp fuzz/seeds/"${name#fuzz_}"/* "$corpus"/ 2>/dev/null || true
-  echo "--- $name"
   "$fuzzer" -max_total_time="$fuzz_seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
-    "$corpus" 2>&1 | tail -n 12
+    "$corpus" >"build/sanitize/$name.log" 2>&1
+}
+failed=()
+pids=() names=()
+for fuzzer in build/sanitize/fuzz/fuzz_*; do
+  [ -x "$fuzzer" ] || continue
+  fuzz_one "$fuzzer" & pids+=($!) names+=("$(basename "$fuzzer")")
+  if ((${#pids[@]} == jobs)); then
+    for i in "${!pids[@]}"; do wait "${pids[$i]}" || failed+=("${names[$i]}"); done
+    pids=() names=()
+  fi
 done
+for i in "${!pids[@]}"; do wait "${pids[$i]}" || failed+=("${names[$i]}"); done
+for log in build/sanitize/fuzz_*.log; do
+  echo "--- $(basename "$log" .log)"
+  tail -n 12 "$log"
+done
+if ((${#failed[@]})); then
+  echo "fuzz targets that found a failure: ${failed[*]} (reproducer and trace in build/sanitize/<name>.log)"
+  exit 1
+fi
 
 echo "=== benchmarks build and start (smoke run, not a measurement) ==="
 build/release/bench/tessera_bench --benchmark_filter='BM_LinearIndexRandom/0' \
