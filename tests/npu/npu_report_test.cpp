@@ -15,15 +15,15 @@ TEST(NpuReport, TensorJson) {
                            StorageMode::k4N);
   const auto json = local_tensor_report_json(tensor);
   EXPECT_EQ(json["channels_per_npu"], 2);
-  EXPECT_EQ(json["strides"], nlohmann::json::parse("[64,32,5,1]"));
-  EXPECT_EQ(json["strides_bytes"], nlohmann::json::parse("[256,128,20,4]"));
-  EXPECT_EQ(json["stored_shape"], nlohmann::json::parse("[2,5,4,5]"));
+  EXPECT_EQ(json["strides"], nlohmann::ordered_json::parse("[64,32,5,1]"));
+  EXPECT_EQ(json["strides_bytes"], nlohmann::ordered_json::parse("[256,128,20,4]"));
+  EXPECT_EQ(json["stored_shape"], nlohmann::ordered_json::parse("[2,5,4,5]"));
   EXPECT_EQ(json["stored_dtype"], "s8x4");
   EXPECT_EQ(json["dtype"], "s8");
   EXPECT_EQ(json["storage_mode"], "4N");
   EXPECT_EQ(json["start_npu"], 0);
   EXPECT_EQ(json["start_offset"], 0);
-  EXPECT_EQ(json["npus_touched"], nlohmann::json::parse("[0,1,2,3]"));
+  EXPECT_EQ(json["npus_touched"], nlohmann::ordered_json::parse("[0,1,2,3]"));
   ASSERT_EQ(json["bytes_per_npu"].size(), 4u);
   EXPECT_EQ(json["bytes_per_npu"][0], (64 + 32 + 20) * 4);
   EXPECT_EQ(json["bytes_per_npu"][1], (64 + 20) * 4);
@@ -55,7 +55,7 @@ TEST(NpuReport, MatrixJson) {
   EXPECT_EQ(json["channels_per_npu"], 1);
   EXPECT_EQ(json["row_bytes_per_npu"], 128);
   EXPECT_EQ(json["local_memory_per_npu"], 168);
-  EXPECT_EQ(json["bytes_per_npu"], nlohmann::json::parse("[168,168,168,168]"));
+  EXPECT_EQ(json["bytes_per_npu"], nlohmann::ordered_json::parse("[168,168,168,168]"));
   EXPECT_EQ(json["fits"], true);
   EXPECT_FALSE(matrix_report_json(matrix, false).contains("best_w"));
   EXPECT_NE(matrix_report_text(matrix, false).find("last channel holds 10 columns"),
