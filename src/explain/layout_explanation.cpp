@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 
 #include "tessera/checked_arithmetic.h"
@@ -17,6 +18,18 @@ double ratio(int64_t numerator, int64_t denominator) {
 }
 
 }  // namespace
+
+std::string alternatives_text(const std::vector<std::string>& alternatives,
+                              std::string_view indent) {
+  constexpr std::size_t kShown = 2;
+  if (alternatives.empty()) return "";
+  const std::size_t shown = std::min(kShown, alternatives.size());
+  return fmt::format("{}or {} equivalent layout{} of the same size: {}{}\n", indent,
+                     alternatives.size(), alternatives.size() == 1 ? "" : "s",
+                     fmt::join(alternatives.begin(),
+                               alternatives.begin() + static_cast<std::ptrdiff_t>(shown), ", "),
+                     alternatives.size() > shown ? ", ... (--json lists all)" : "");
+}
 
 std::string human_bytes(int64_t bytes) {
   static constexpr std::array<const char*, 6> kUnits = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
@@ -69,11 +82,13 @@ nlohmann::ordered_json explanation_json(const LayoutExplanation& e) {
   }
   nlohmann::ordered_json suggestions = nlohmann::ordered_json::array();
   for (const LayoutSuggestion& s : e.suggestions) {
-    suggestions.push_back({{"layout", s.layout},
+    suggestions.push_back({{"kind", s.kind},
+                           {"layout", s.layout},
                            {"size_bytes", s.size_bytes},
                            {"bytes_saved", s.bytes_saved},
                            {"padding_fraction", s.padding_fraction},
-                           {"change", s.change}});
+                           {"change", s.change},
+                           {"alternatives", s.alternatives}});
   }
   const int64_t size = e.layout.size_bytes();
   return {
@@ -155,6 +170,7 @@ std::string explanation_text(const LayoutExplanation& e) {
     out += fmt::format("  {}  {} ({:.1f}% less), {} in total\n    {}\n", s.layout,
                        human_bytes(s.bytes_saved), 100.0 * ratio(s.bytes_saved, size),
                        human_bytes(s.size_bytes), s.change);
+    out += alternatives_text(s.alternatives, "    ");
   }
   return out;
 }

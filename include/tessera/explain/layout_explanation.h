@@ -48,12 +48,18 @@ LayoutExplanation explain_layout(std::string_view shape_text, const ExplainOptio
 // padding_bytes, padding_fraction (of elements), waste_fraction (1 - logical_bytes/size_bytes),
 // expansion (size_bytes/logical_bytes), xla_expansion (size_bytes/unpadded_bytes, the OOM report's
 // factor), padding_sources [{kind, level, tile, dimension, entry, from, to, factor, text}],
-// suggestions [{layout, size_bytes, bytes_saved, padding_fraction, change}] best first,
+// suggestions [{kind, layout, size_bytes, bytes_saved, padding_fraction, change, alternatives}]
+// best first, equivalent layouts grouped under one (suggestion_groups.h),
 // suggestion_search (what the bounded search left out, "" when nothing).
 nlohmann::ordered_json explanation_json(const LayoutExplanation& explanation);
 
 // The same for people: sizes, where the padding comes from, the steps, the suggestions.
 std::string explanation_text(const LayoutExplanation& explanation);
+
+// The line under a suggestion that names its equivalent alternatives (suggestion_groups.h):
+// "or 59 equivalent layouts of the same size: A, B, ... (--json lists all)"; "" when none.
+std::string alternatives_text(const std::vector<std::string>& alternatives,
+                              std::string_view indent);
 
 // "512 MiB", "96 B", "1.5 KiB": sizes the way people read them.
 std::string human_bytes(int64_t bytes);

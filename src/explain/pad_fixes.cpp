@@ -1,0 +1,92 @@
+#include "tessera/explain/pad_fixes.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <string>
+
+#include "tessera/checked_arithmetic.h"
+#include "tessera/error.h"
+#include "tessera/xla/notation.h"
+
+namespace tessera::explain {
+namespace {
+
+// 8 sublanes and 128 lanes: the TPU tile T(8,128) (tiled_layout.md, "Examples of tiling
+// formats"); the multiples people round to.
+constexpr std::array<int64_t, 2> kGranules = {8, 128};
+constexpr std::size_t kMaxPaddedDims = 8;
+
+// The dims worth padding: larger than 1, most minor first, at most kMaxPaddedDims.
+std::vector<std::size_t> paddable_dims(const xla::Shape& shape) {
+  std::vector<std::size_t> dims;
+  for (int64_t d : shape.layout.minor_to_major) {
+    const auto k = static_cast<std::size_t>(d);
+    if (shape.dimensions[k] > 1 && dims.size() < kMaxPaddedDims) dims.push_back(k);
+  }
+  return dims;
+}
+
+// "jnp.pad(x, ((0, 24), (0, 0)))": `amount` more elements at the end of dim k.
+std::string jnp_pad(std::size_t rank, std::size_t k, int64_t amount) {
+  std::vector<std::string> widths(rank, "(0, 0)");
+  widths[k] = fmt::format("(0, {})", amount);
+  if (rank == 1) return fmt::format("jnp.pad(x, ({},))", widths[0]);
+  return fmt::format("jnp.pad(x, ({}))", fmt::join(widths, ", "));
+}
+
+// The best reshape of `shape` with dim k padded to n, or nothing when none is below beat_bytes.
+std::vector<ProgramFix> padded_reshape(const xla::Shape& shape, std::size_t k, int64_t n,
+                                       Target target, PredStorage pred, const ShardSplit& split,
+                                       int64_t beat_bytes) {
+  xla::Shape padded = shape;
+  padded.dimensions[k] = n;
+  const std::vector<ProgramFix> reshapes = reshape_fixes(padded, target, pred);
+  const ProgramFix* best = nullptr;
+  for (const ProgramFix& r : reshapes) {
+    if (r.size_bytes < beat_bytes && (!best || r.size_bytes < best->size_bytes)) best = &r;
+  }
+  if (!best) return {};
+  const auto dims = python_tuple(xla::parse_shape(best->layout).dimensions);
+  std::string change;
+  if (is_sharded(split)) {
+    // Even shards of n: the pad is global, the reshape is of each device's shard (a global
+    // reshape would move elements between devices).
+    const int64_t global = checked_multiply(n, split.shards[k], "padded dimension");
+    change = fmt::format(
+        "{} (every shard {} along dim {}); then per shard, e.g. in shard_map: x.reshape{}",
+        jnp_pad(shape.dimensions.size(), k, global - split.global_dims[k]), n, k, dims);
+  } else {
+    change = fmt::format("{}.reshape{}",
+                         jnp_pad(shape.dimensions.size(), k, n - shape.dimensions[k]), dims);
+  }
+  return {{"pad", best->layout, best->size_bytes, 0, std::move(change), {}}};
+}
+
+}  // namespace
+
+std::vector<ProgramFix> pad_fixes(const xla::Shape& shape, Target target, PredStorage pred,
+                                  const ShardSplit& split, int64_t beat_bytes) {
+  std::vector<ProgramFix> fixes;
+  if (shape.dimensions.empty() || shape.layout.tiles.size() > 3) return fixes;
+  for (std::size_t k : paddable_dims(shape)) {
+    int64_t previous = shape.dimensions[k];
+    for (int64_t granule : kGranules) {
+      try {
+        const int64_t n = round_up(shape.dimensions[k], granule, "padded dimension");
+        if (n == previous) continue;
+        previous = n;
+        for (ProgramFix& fix : padded_reshape(shape, k, n, target, pred, split, beat_bytes)) {
+          fixes.push_back(std::move(fix));
+        }
+      } catch (const Error&) {
+        // A pad whose size overflows int64 is no fix; the others still are.
+      }
+    }
+  }
+  return fixes;
+}
+
+}  // namespace tessera::explain
