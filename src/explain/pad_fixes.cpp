@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <string>
@@ -10,21 +9,22 @@
 #include "tessera/checked_arithmetic.h"
 #include "tessera/error.h"
 #include "tessera/xla/notation.h"
+#include "tessera/xla/tiled_layout.h"
 
 namespace tessera::explain {
 namespace {
 
 // 8 sublanes and 128 lanes: the TPU tile T(8,128) (tiled_layout.md, "Examples of tiling
-// formats"); the multiples people round to.
-constexpr std::array<int64_t, 2> kGranules = {8, 128};
+// formats"), the multiples people round to; and 2, because a 16-bit second minor dim of 1 takes
+// 4 rows on tpu-v2..v5p but a dim of 2 only 2 (target_profile.h, issue 17).
+constexpr std::array<int64_t, 3> kGranules = {2, 8, 128};
 constexpr std::size_t kMaxPaddedDims = 8;
 
-// The dims worth padding: larger than 1, most minor first, at most kMaxPaddedDims.
+// The dims tried: most minor first, at most kMaxPaddedDims.
 std::vector<std::size_t> paddable_dims(const xla::Shape& shape) {
   std::vector<std::size_t> dims;
   for (int64_t d : shape.layout.minor_to_major) {
-    const auto k = static_cast<std::size_t>(d);
-    if (shape.dimensions[k] > 1 && dims.size() < kMaxPaddedDims) dims.push_back(k);
+    if (dims.size() < kMaxPaddedDims) dims.push_back(static_cast<std::size_t>(d));
   }
   return dims;
 }
@@ -43,24 +43,32 @@ std::vector<ProgramFix> padded_reshape(const xla::Shape& shape, std::size_t k, i
                                        int64_t beat_bytes) {
   xla::Shape padded = shape;
   padded.dimensions[k] = n;
-  const std::vector<ProgramFix> reshapes = reshape_fixes(padded, target, pred);
+  // The pad alone (reshape ""; only the 16-bit quirk above makes it smaller) comes first, so it
+  // wins a tie with a reshape: the shorter change.
+  const xla::Shape tiled = with_target_tiles(padded, target, pred);
+  std::vector<ProgramFix> reshapes = {
+      {"", xla::print_shape(tiled), xla::TiledLayout(tiled).size_bytes(), 0, "", {}}};
+  for (ProgramFix& r : reshape_fixes(padded, target, pred)) reshapes.push_back(std::move(r));
   const ProgramFix* best = nullptr;
   for (const ProgramFix& r : reshapes) {
     if (r.size_bytes < beat_bytes && (!best || r.size_bytes < best->size_bytes)) best = &r;
   }
   if (!best) return {};
-  const auto dims = python_tuple(xla::parse_shape(best->layout).dimensions);
+  const std::string reshape =
+      best->kind.empty()
+          ? ""
+          : fmt::format("x.reshape{}", python_tuple(xla::parse_shape(best->layout).dimensions));
   std::string change;
   if (is_sharded(split)) {
     // Even shards of n: the pad is global, the reshape is of each device's shard (a global
     // reshape would move elements between devices).
     const int64_t global = checked_multiply(n, split.shards[k], "padded dimension");
-    change = fmt::format(
-        "{} (every shard {} along dim {}); then per shard, e.g. in shard_map: x.reshape{}",
-        jnp_pad(shape.dimensions.size(), k, global - split.global_dims[k]), n, k, dims);
+    change = fmt::format("{} (every shard {} along dim {})",
+                         jnp_pad(shape.dimensions.size(), k, global - split.global_dims[k]), n, k);
+    if (!reshape.empty()) change += "; then per shard, e.g. in shard_map: " + reshape;
   } else {
-    change = fmt::format("{}.reshape{}",
-                         jnp_pad(shape.dimensions.size(), k, n - shape.dimensions[k]), dims);
+    change = jnp_pad(shape.dimensions.size(), k, n - shape.dimensions[k]);
+    if (!reshape.empty()) change += reshape.substr(1);  // ".reshape(...)"
   }
   return {{"pad", best->layout, best->size_bytes, 0, std::move(change), {}}};
 }

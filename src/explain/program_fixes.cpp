@@ -25,14 +25,6 @@ std::vector<int64_t> major_to_minor(const std::vector<int64_t>& m2m) {
   return {m2m.rbegin(), m2m.rend()};
 }
 
-xla::Shape retiled(xla::Shape shape, Target target, PredStorage pred) {
-  if (target != Target::kNone) {
-    shape.layout.tiles.clear();
-    shape.layout.element_size_in_bits = 0;
-  }
-  return apply_target(std::move(shape), target, pred);
-}
-
 // Merging dims b and b+1 keeps every element's memory order when b+1 sits right below b in
 // minor_to_major; only then is a reshape free of data movement.
 void add_merges(const xla::Shape& shape, Target target, PredStorage pred,
@@ -49,7 +41,7 @@ void add_merges(const xla::Shape& shape, Target target, PredStorage pred,
     for (int64_t d : m2m) {
       if (d != minor) merged.layout.minor_to_major.push_back(d > minor ? d - 1 : d);
     }
-    merged = retiled(std::move(merged), target, pred);
+    merged = with_target_tiles(std::move(merged), target, pred);
     out.push_back({"reshape",
                    xla::print_shape(merged),
                    xla::TiledLayout(merged).size_bytes(),
@@ -71,7 +63,7 @@ void add_lanes(const xla::Shape& shape, Target target, PredStorage pred,
   xla::Shape lanes = shape;
   lanes.dimensions = {elements / kLanes, kLanes};
   lanes.layout.minor_to_major = {1, 0};
-  lanes = retiled(std::move(lanes), target, pred);
+  lanes = with_target_tiles(std::move(lanes), target, pred);
   out.push_back({"reshape",
                  xla::print_shape(lanes),
                  xla::TiledLayout(lanes).size_bytes(),
@@ -83,6 +75,14 @@ void add_lanes(const xla::Shape& shape, Target target, PredStorage pred,
 }
 
 }  // namespace
+
+xla::Shape with_target_tiles(xla::Shape shape, Target target, PredStorage pred) {
+  if (target != Target::kNone) {
+    shape.layout.tiles.clear();
+    shape.layout.element_size_in_bits = 0;
+  }
+  return apply_target(std::move(shape), target, pred);
+}
 
 bool is_sharded(const ShardSplit& split) {
   return std::any_of(split.shards.begin(), split.shards.end(), [](int64_t s) { return s > 1; });

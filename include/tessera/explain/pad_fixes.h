@@ -1,10 +1,12 @@
 // The `pad` fix (issue 11): round one dim up to a multiple of 8 or 128 when that is cheaper than
 // the padding it removes.
 //
-// Why a pad alone never helps: a tiled array's size only grows with each dim (every tile level
-// rounds a dim up, and rounding up is monotone; the TPU's tile choice grows with the second
-// minor dim too), so padding a dim yourself can at best turn XLA's padding into your own. That is
-// the vocabulary case: GPT-2's 50257 padded to 50304 (nanoGPT; Karpathy's "nicer vocab size",
+// Why a pad alone almost never helps: a tiled array's size only grows with each dim (every tile
+// level rounds a dim up, and rounding up is monotone), so padding a dim yourself can at best turn
+// XLA's padding into your own. The one exception of the TPU profile: a 16-bit second minor dim
+// of 1 takes 4 rows on tpu-v2..v5p but a dim of 2 only 2 (issue 17), so bf16[1,1,100] padded to
+// bf16[1,2,100] halves. That is the vocabulary case: GPT-2's 50257 padded to 50304 (nanoGPT;
+// Karpathy's "nicer vocab size",
 // discussed in rasbt/LLMs-from-scratch#526 and #582) is for speed on GPUs and for tensor-parallel
 // divisibility (ColossalAI-Benchmark#39, sgl-project/mini-sglang#100, ISEEKYAN/mbridge#24); on a
 // TPU, f32[4096,50257] already takes 50304 lanes per row, so the pad saves no byte. Likewise with
@@ -13,14 +15,13 @@
 //
 // What a pad can do is make a reshape possible: the element count becomes a multiple of 128 (rows
 // of 128 lanes) or a dim a multiple of 8 (full sublanes) before a merge. The rule, per dim k of
-// the array as explained (the per-device shard when sharded), for g in {8, 128}:
-//   n = round_up(dim k, g) (skipped when it equals dim k); the padded array's best reshape
-//   (reshape_fixes in program_fixes.h) is a `pad` fix when its size is strictly below `beat_bytes`
+// the array as explained (the per-device shard when sharded), for g in {2, 8, 128}:
+//   n = round_up(dim k, g) (skipped when it equals dim k); the smallest of the padded array and
+//   its reshapes (reshape_fixes in program_fixes.h) is a `pad` fix when strictly below `beat_bytes`
 //   (program_fixes passes the smallest size reached without padding: the current size and every
 //   reshape, reorder and storage fix).
 // So a pad is offered only when it strictly reduces the per-device bytes and no fix without
-// padding does as well. Dims of size 1 are not padded (8x or 128x the data), and at most the 8
-// most minor dims larger than 1 are tried (a bound for rank-400 inputs).
+// padding does as well. At most the 8 most minor dims are tried (a bound for rank-400 inputs).
 //
 // On the TPU a rank-2 row-major array already has the free reshape to rank 1 (T(1024)), which
 // pads no more than rows of 128 lanes would; pads win from rank 3 on, when no pair of dims

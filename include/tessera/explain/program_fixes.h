@@ -59,6 +59,10 @@ std::vector<ProgramFix> program_fixes(const xla::Shape& shape, int64_t size_byte
 // s32[2048,1,128,128,4] -> s32[2048,1,128,512] ("x.reshape(2048, 1, 128, 512)"), ...
 std::vector<ProgramFix> reshape_fixes(const xla::Shape& shape, Target target, PredStorage pred);
 
+// `shape` with the tiles `target` chooses for its dims and order (Target::kNone keeps its own):
+// what XLA would give the array after the program changed it.
+xla::Shape with_target_tiles(xla::Shape shape, Target target, PredStorage pred);
+
 // "(2048, 1, 128, 512)", "(7,)": a Python tuple.
 std::string python_tuple(const std::vector<int64_t>& values);
 
