@@ -53,6 +53,10 @@ LayoutExplanation explain_layout(std::string_view shape_text, const ExplainOptio
   std::vector<PaddingSource> padding = padding_breakdown(layout);
   std::vector<LayoutSuggestion> suggestions = suggest_layouts(
       shape, layout.size_bytes(), options.target, options.pred, options.max_suggestions);
+  std::vector<ProgramFix> fixes =
+      program_fixes(shape, layout.size_bytes(), options.target, options.pred,
+                    options.max_suggestions, options.split);
+  std::erase_if(fixes, [](const ProgramFix& f) { return f.kind != "reshape" && f.kind != "pad"; });
   const int64_t unpadded = unpadded_bytes(shape);
   return LayoutExplanation{std::string(shape_text),
                            options.target,
@@ -63,6 +67,7 @@ LayoutExplanation explain_layout(std::string_view shape_text, const ExplainOptio
                            unpadded,
                            std::move(padding),
                            std::move(suggestions),
+                           std::move(fixes),
                            suggestion_search_note(shape)};
 }
 
@@ -90,6 +95,8 @@ nlohmann::ordered_json explanation_json(const LayoutExplanation& e) {
                            {"change", s.change},
                            {"alternatives", s.alternatives}});
   }
+  nlohmann::ordered_json fixes = nlohmann::ordered_json::array();
+  for (const ProgramFix& f : e.fixes) fixes.push_back(program_fix_json(f));
   const int64_t size = e.layout.size_bytes();
   return {
       {"input", e.input},
@@ -115,6 +122,7 @@ nlohmann::ordered_json explanation_json(const LayoutExplanation& e) {
       {"xla_expansion", ratio(size, e.unpadded_bytes)},
       {"padding_sources", sources},
       {"suggestions", suggestions},
+      {"fixes", fixes},
       {"suggestion_search", e.suggestion_search},
   };
 }
@@ -160,8 +168,19 @@ std::string explanation_text(const LayoutExplanation& e) {
     out += fmt::format("suggestion search {}\n", e.suggestion_search);
   bool any_saving = false;
   for (const LayoutSuggestion& s : e.suggestions) any_saving = any_saving || s.bytes_saved > 0;
+  if (!e.fixes.empty()) {
+    out += "program changes (bytes saved, best first)\n";
+    for (const ProgramFix& f : e.fixes) {
+      out += fmt::format("  {} to {}  {} ({:.1f}% less), {} in total\n    {}\n", f.kind, f.layout,
+                         human_bytes(f.bytes_saved), 100.0 * ratio(f.bytes_saved, size),
+                         human_bytes(f.size_bytes), f.change);
+      out += alternatives_text(f.alternatives, "    ");
+    }
+  }
   if (!any_saving) {
-    out += "suggestions       none saves memory: this layout is already the smallest tried\n";
+    out +=
+        "suggestions       no other layout saves memory: this one is already the smallest "
+        "tried\n";
     return out;
   }
   out += "suggestions (bytes saved, best first)\n";
