@@ -69,10 +69,9 @@ def explain(
         layout = getattr(fmt, "layout", None) if fmt is not None else None
         if layout is not None and "major_to_minor" in repr(layout):
             text = _tessera._jax_layout_shape(text, repr(layout))
-    if shards is not None:
-        text = _tessera._shard_shape(text, [int(s) for s in shards])
     return _tessera.explain(text, target=target, pred_one_bit=pred_one_bit, pred_bits=pred_bits,
-                            max_suggestions=max_suggestions)
+                            max_suggestions=max_suggestions,
+                            shards=[int(s) for s in shards] if shards is not None else [])
 
 
 def tpu_layout(

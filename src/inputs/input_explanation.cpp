@@ -110,6 +110,14 @@ std::vector<int64_t> shard_dimensions(const std::vector<int64_t>& dims,
   return out;
 }
 
+std::string sharded_shape_text(std::string_view shape, const std::vector<int64_t>& shards,
+                               explain::ShardSplit& split) {
+  xla::Shape sharded = xla::parse_shape(shape);
+  split = {sharded.dimensions, shards};
+  sharded.dimensions = shard_dimensions(sharded.dimensions, shards);
+  return xla::print_shape(sharded);
+}
+
 InputExplanation explain_input(const InputReading& reading, const InputOptions& options) {
   check_shard_counts(options.shards);  // once for the whole input, not array by array
   InputExplanation e;

@@ -50,10 +50,8 @@ std::string shape_with_jax_layout(const std::string& shape, const ExplainInputAr
 std::string shape_with_shards(const std::string& shape, const ExplainInputArguments& args,
                               explain::ShardSplit& split) {
   if (args.shards.empty()) return shape;
-  xla::Shape sharded = xla::parse_shape(shape);
-  split = {sharded.dimensions, parse_integer_list(args.shards, "--shards count")};
-  sharded.dimensions = inputs::shard_dimensions(sharded.dimensions, split.shards);
-  return xla::print_shape(sharded);
+  return inputs::sharded_shape_text(shape, parse_integer_list(args.shards, "--shards count"),
+                                    split);
 }
 
 bool is_explain_input(const std::string& argument) {
