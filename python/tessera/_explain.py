@@ -55,8 +55,10 @@ def explain(
     shards: Optional[Sequence[int]] = None,
 ) -> dict:
     """The report of `tessera explain --json`: of a shape's text, a Layout, or a JAX array (its
-    x.format layout when it has one). shards: shards per dimension; the per-device shard is
-    explained (uneven shards padded up, as XLA does). target: 'tpu', 'tpu-v2'..'tpu-v7x' or
+    x.format layout when it has one): suggestions (other layouts; equivalent ones grouped under
+    `alternatives`) and fixes (`reshape` and `pad` changes to the program). shards: shards per
+    dimension; the per-device shard is explained (uneven shards padded up, as XLA does) and the
+    fixes say what to change per shard. target: 'tpu', 'tpu-v2'..'tpu-v7x' or
     'none'; None means TESSERA_TARGET when set, else tpu for a shape written without tiles (as
     `tessera explain`). pred_bits: 32, 8 or 1 (0: the target's own pred storage)."""
     if isinstance(shape, Layout):
