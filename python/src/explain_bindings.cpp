@@ -3,6 +3,7 @@
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/string_view.h>
+#include <nanobind/stl/vector.h>
 
 #include <string>
 
@@ -10,6 +11,7 @@
 #include "python_values.h"
 #include "tessera/explain/layout_explanation.h"
 #include "tessera/explain/target_profile.h"
+#include "tessera/inputs/input_explanation.h"
 #include "tessera/xla/notation.h"
 
 namespace nb = nanobind;
@@ -24,22 +26,33 @@ explain::PredStorage pred_storage(bool pred_one_bit, int pred_bits) {
 
 // The same target choice as `tessera explain`: the given one, else TESSERA_TARGET, else the TPU
 // for a shape written without tiles.
+// shards: the per-device shard is explained (inputs::sharded_shape_text), as with --shards.
 nb::dict explain_text(std::string_view text, std::optional<std::string_view> target,
-                      bool pred_one_bit, int pred_bits, std::size_t max_suggestions) {
+                      bool pred_one_bit, int pred_bits, std::size_t max_suggestions,
+                      const std::vector<int64_t>& shards) {
   explain::ExplainOptions options;
   options.target = explain::target_or_environment(
       target, explain::explain_default_target(xla::parse_shape(text)));
   options.target_is_default = !target && !explain::environment_names_target();
   options.pred = pred_storage(pred_one_bit, pred_bits);
   options.max_suggestions = max_suggestions;
-  return json_to_python(explain::explanation_json(explain::explain_layout(text, options)));
+  if (shards.empty()) {
+    return json_to_python(explain::explanation_json(explain::explain_layout(text, options)));
+  }
+  const std::string shard = inputs::sharded_shape_text(text, shards, options.split);
+  const auto explanation = explain::explain_layout(shard, options);
+  auto json = explain::explanation_json(explanation);
+  json["shards"] = shards;
+  json["shard_dims"] = explanation.layout.shape().dimensions;
+  return json_to_python(json);
 }
 
 constexpr const char* kExplainDoc =
     "The report of `tessera explain --json` (of this layout, or of a shape's text such as\n"
     "'s32[2048,1,128,128,4]') as a dict: layout, logical_bytes, size_bytes,\n"
     "padding_fraction, padding_sources (dimension by dimension, tile level by tile level), steps,\n"
-    "and suggestions (other layouts ranked by bytes saved, best first). target: 'tpu',\n"
+    "suggestions (other layouts ranked by bytes saved, best first; equivalent ones grouped under\n"
+    "`alternatives`) and fixes (reshape and pad changes to the program). target: 'tpu',\n"
     "'tpu-v2'..'tpu-v7x' or 'none'; by default TESSERA_TARGET, else 'tpu' for a shape written\n"
     "without tiles. pred_bits: 32, 8 or 1 (0: the generation's); pred_one_bit is pred_bits=1.";
 
@@ -51,7 +64,7 @@ void add_layout_explain(nb::class_<xla::TiledLayout>& layout) {
       [](const xla::TiledLayout& l, std::optional<std::string_view> target, bool pred_one_bit,
          int pred_bits, std::size_t max_suggestions) {
         return explain_text(xla::print_shape(l.shape()), target, pred_one_bit, pred_bits,
-                            max_suggestions);
+                            max_suggestions, {});
       },
       nb::kw_only(), nb::arg("target") = nb::none(), nb::arg("pred_one_bit") = false,
       nb::arg("pred_bits") = 0, nb::arg("max_suggestions") = 10, kExplainDoc);
@@ -60,7 +73,8 @@ void add_layout_explain(nb::class_<xla::TiledLayout>& layout) {
 void bind_explain(nb::module_& module) {
   module.def("explain", &explain_text, nb::arg("shape"), nb::kw_only(),
              nb::arg("target") = nb::none(), nb::arg("pred_one_bit") = false,
-             nb::arg("pred_bits") = 0, nb::arg("max_suggestions") = 10, kExplainDoc);
+             nb::arg("pred_bits") = 0, nb::arg("max_suggestions") = 10,
+             nb::arg("shards") = std::vector<int64_t>{}, kExplainDoc);
   module.def(
       "_with_target",
       [](std::string_view shape_text, std::optional<std::string_view> target, int pred_bits) {

@@ -49,14 +49,6 @@ void bind_inputs(nb::module_& module) {
             l.element_size_in_bits, inputs::jax_layout_repr(l));
       },
       nb::arg("layout"));
-  module.def(
-      "_shard_shape",
-      [](std::string_view shape_text, const std::vector<int64_t>& shards) {
-        xla::Shape shape = xla::parse_shape(shape_text);
-        shape.dimensions = inputs::shard_dimensions(shape.dimensions, shards);
-        return xla::print_shape(shape);
-      },
-      nb::arg("shape"), nb::arg("shards"));
 }
 
 }  // namespace tessera::python

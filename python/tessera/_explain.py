@@ -55,8 +55,10 @@ def explain(
     shards: Optional[Sequence[int]] = None,
 ) -> dict:
     """The report of `tessera explain --json`: of a shape's text, a Layout, or a JAX array (its
-    x.format layout when it has one). shards: shards per dimension; the per-device shard is
-    explained (uneven shards padded up, as XLA does). target: 'tpu', 'tpu-v2'..'tpu-v7x' or
+    x.format layout when it has one): suggestions (other layouts; equivalent ones grouped under
+    `alternatives`) and fixes (`reshape` and `pad` changes to the program). shards: shards per
+    dimension; the per-device shard is explained (uneven shards padded up, as XLA does) and the
+    fixes say what to change per shard. target: 'tpu', 'tpu-v2'..'tpu-v7x' or
     'none'; None means TESSERA_TARGET when set, else tpu for a shape written without tiles (as
     `tessera explain`). pred_bits: 32, 8 or 1 (0: the target's own pred storage)."""
     if isinstance(shape, Layout):
@@ -69,10 +71,9 @@ def explain(
         layout = getattr(fmt, "layout", None) if fmt is not None else None
         if layout is not None and "major_to_minor" in repr(layout):
             text = _tessera._jax_layout_shape(text, repr(layout))
-    if shards is not None:
-        text = _tessera._shard_shape(text, [int(s) for s in shards])
     return _tessera.explain(text, target=target, pred_one_bit=pred_one_bit, pred_bits=pred_bits,
-                            max_suggestions=max_suggestions)
+                            max_suggestions=max_suggestions,
+                            shards=[int(s) for s in shards] if shards is not None else [])
 
 
 def tpu_layout(

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 
 #include "tessera/checked_arithmetic.h"
@@ -17,6 +18,18 @@ double ratio(int64_t numerator, int64_t denominator) {
 }
 
 }  // namespace
+
+std::string alternatives_text(const std::vector<std::string>& alternatives,
+                              std::string_view indent) {
+  constexpr std::size_t kShown = 2;
+  if (alternatives.empty()) return "";
+  const std::size_t shown = std::min(kShown, alternatives.size());
+  return fmt::format("{}or {} equivalent layout{} of the same size: {}{}\n", indent,
+                     alternatives.size(), alternatives.size() == 1 ? "" : "s",
+                     fmt::join(alternatives.begin(),
+                               alternatives.begin() + static_cast<std::ptrdiff_t>(shown), ", "),
+                     alternatives.size() > shown ? ", ... (--json lists all)" : "");
+}
 
 std::string human_bytes(int64_t bytes) {
   static constexpr std::array<const char*, 6> kUnits = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
@@ -40,6 +53,10 @@ LayoutExplanation explain_layout(std::string_view shape_text, const ExplainOptio
   std::vector<PaddingSource> padding = padding_breakdown(layout);
   std::vector<LayoutSuggestion> suggestions = suggest_layouts(
       shape, layout.size_bytes(), options.target, options.pred, options.max_suggestions);
+  std::vector<ProgramFix> fixes =
+      program_fixes(shape, layout.size_bytes(), options.target, options.pred,
+                    options.max_suggestions, options.split);
+  std::erase_if(fixes, [](const ProgramFix& f) { return f.kind != "reshape" && f.kind != "pad"; });
   const int64_t unpadded = unpadded_bytes(shape);
   return LayoutExplanation{std::string(shape_text),
                            options.target,
@@ -50,6 +67,7 @@ LayoutExplanation explain_layout(std::string_view shape_text, const ExplainOptio
                            unpadded,
                            std::move(padding),
                            std::move(suggestions),
+                           std::move(fixes),
                            suggestion_search_note(shape)};
 }
 
@@ -69,12 +87,16 @@ nlohmann::ordered_json explanation_json(const LayoutExplanation& e) {
   }
   nlohmann::ordered_json suggestions = nlohmann::ordered_json::array();
   for (const LayoutSuggestion& s : e.suggestions) {
-    suggestions.push_back({{"layout", s.layout},
+    suggestions.push_back({{"kind", s.kind},
+                           {"layout", s.layout},
                            {"size_bytes", s.size_bytes},
                            {"bytes_saved", s.bytes_saved},
                            {"padding_fraction", s.padding_fraction},
-                           {"change", s.change}});
+                           {"change", s.change},
+                           {"alternatives", s.alternatives}});
   }
+  nlohmann::ordered_json fixes = nlohmann::ordered_json::array();
+  for (const ProgramFix& f : e.fixes) fixes.push_back(program_fix_json(f));
   const int64_t size = e.layout.size_bytes();
   return {
       {"input", e.input},
@@ -100,6 +122,7 @@ nlohmann::ordered_json explanation_json(const LayoutExplanation& e) {
       {"xla_expansion", ratio(size, e.unpadded_bytes)},
       {"padding_sources", sources},
       {"suggestions", suggestions},
+      {"fixes", fixes},
       {"suggestion_search", e.suggestion_search},
   };
 }
@@ -145,8 +168,19 @@ std::string explanation_text(const LayoutExplanation& e) {
     out += fmt::format("suggestion search {}\n", e.suggestion_search);
   bool any_saving = false;
   for (const LayoutSuggestion& s : e.suggestions) any_saving = any_saving || s.bytes_saved > 0;
+  if (!e.fixes.empty()) {
+    out += "program changes (bytes saved, best first)\n";
+    for (const ProgramFix& f : e.fixes) {
+      out += fmt::format("  {} to {}  {} ({:.1f}% less), {} in total\n    {}\n", f.kind, f.layout,
+                         human_bytes(f.bytes_saved), 100.0 * ratio(f.bytes_saved, size),
+                         human_bytes(f.size_bytes), f.change);
+      out += alternatives_text(f.alternatives, "    ");
+    }
+  }
   if (!any_saving) {
-    out += "suggestions       none saves memory: this layout is already the smallest tried\n";
+    out +=
+        "suggestions       no other layout saves memory: this one is already the smallest "
+        "tried\n";
     return out;
   }
   out += "suggestions (bytes saved, best first)\n";
@@ -155,6 +189,7 @@ std::string explanation_text(const LayoutExplanation& e) {
     out += fmt::format("  {}  {} ({:.1f}% less), {} in total\n    {}\n", s.layout,
                        human_bytes(s.bytes_saved), 100.0 * ratio(s.bytes_saved, size),
                        human_bytes(s.size_bytes), s.change);
+    out += alternatives_text(s.alternatives, "    ");
   }
   return out;
 }

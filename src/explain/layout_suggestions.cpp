@@ -6,6 +6,7 @@
 #include <numeric>
 #include <set>
 
+#include "tessera/explain/suggestion_groups.h"
 #include "tessera/explain/tpu_generations.h"
 #include "tessera/xla/notation.h"
 #include "tessera/xla/tiled_layout.h"
@@ -22,6 +23,7 @@ constexpr int kMaxRankForAllOrders = 5;
 constexpr std::size_t kMaxOrderCandidates = 64;
 
 struct Candidate {
+  const char* kind;
   xla::Shape shape;
   std::string change;
   int moved = 0;  // how far up the order changes: 1 + the most major m2m position that differs
@@ -97,7 +99,8 @@ std::vector<LayoutSuggestion> suggest_layouts(const xla::Shape& shape, int64_t c
     for (std::size_t i = 0; i < order.size(); ++i) {
       if (order[i] != current[i]) moved = static_cast<int>(i) + 1;
     }
-    candidates.push_back({relaid(shape, order, target, pred), describe_order(order), moved});
+    candidates.push_back(
+        {"reorder", relaid(shape, order, target, pred), describe_order(order), moved});
   }
   if (is_tpu(target) && shape.element_type == ElementType::kPred) {
     const PredStorage current_pred =
@@ -105,7 +108,8 @@ std::vector<LayoutSuggestion> suggest_layouts(const xla::Shape& shape, int64_t c
     for (PredStorage other :
          {PredStorage::kFourBytes, PredStorage::kOneByte, PredStorage::kOneBit}) {
       if (other == current_pred) continue;
-      candidates.push_back({relaid(shape, current, target, other), pred_storage_change(other), 1});
+      candidates.push_back(
+          {"storage", relaid(shape, current, target, other), pred_storage_change(other), 1});
     }
   }
   const std::string current_text = xla::print_shape(shape);
@@ -116,8 +120,13 @@ std::vector<LayoutSuggestion> suggest_layouts(const xla::Shape& shape, int64_t c
     std::string text = xla::print_shape(c.shape);
     if (!seen.insert(text).second) continue;
     const xla::TiledLayout layout(c.shape);
-    out.push_back({std::move(text), layout.size_bytes(), current_size_bytes - layout.size_bytes(),
-                   layout.padding_fraction(), std::move(c.change)});
+    out.push_back({c.kind,
+                   std::move(text),
+                   layout.size_bytes(),
+                   current_size_bytes - layout.size_bytes(),
+                   layout.padding_fraction(),
+                   std::move(c.change),
+                   {}});
     moved.push_back(c.moved);
   }
   std::vector<std::size_t> order(out.size());
@@ -128,8 +137,8 @@ std::vector<LayoutSuggestion> suggest_layouts(const xla::Shape& shape, int64_t c
     return out[a].layout < out[b].layout;
   });
   std::vector<LayoutSuggestion> ranked;
-  for (std::size_t i = 0; i < order.size() && i < limit; ++i) ranked.push_back(out[order[i]]);
-  return ranked;
+  for (std::size_t i : order) ranked.push_back(std::move(out[i]));
+  return group_equivalent(std::move(ranked), limit);
 }
 
 std::string suggestion_search_note(const xla::Shape& shape) {

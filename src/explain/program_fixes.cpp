@@ -3,9 +3,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <map>
 
 #include "tessera/explain/layout_suggestions.h"
+#include "tessera/explain/pad_fixes.h"
+#include "tessera/explain/suggestion_groups.h"
 #include "tessera/xla/notation.h"
 #include "tessera/xla/tiled_layout.h"
 
@@ -15,25 +16,13 @@ namespace {
 int kind_rank(const std::string& kind) {
   if (kind == "reshape") return 0;
   if (kind == "reorder") return 1;
-  return 2;
+  if (kind == "pad") return 2;
+  return 3;
 }
 
 // JAX's axes order for a minor_to_major: most major first, i.e. minor_to_major reversed.
 std::vector<int64_t> major_to_minor(const std::vector<int64_t>& m2m) {
   return {m2m.rbegin(), m2m.rend()};
-}
-
-std::string python_tuple(const std::vector<int64_t>& values) {
-  if (values.size() == 1) return fmt::format("({},)", values[0]);
-  return fmt::format("({})", fmt::join(values, ", "));
-}
-
-xla::Shape retiled(xla::Shape shape, Target target, PredStorage pred) {
-  if (target != Target::kNone) {
-    shape.layout.tiles.clear();
-    shape.layout.element_size_in_bits = 0;
-  }
-  return apply_target(std::move(shape), target, pred);
 }
 
 // Merging dims b and b+1 keeps every element's memory order when b+1 sits right below b in
@@ -52,7 +41,7 @@ void add_merges(const xla::Shape& shape, Target target, PredStorage pred,
     for (int64_t d : m2m) {
       if (d != minor) merged.layout.minor_to_major.push_back(d > minor ? d - 1 : d);
     }
-    merged = retiled(std::move(merged), target, pred);
+    merged = with_target_tiles(std::move(merged), target, pred);
     out.push_back({"reshape",
                    xla::print_shape(merged),
                    xla::TiledLayout(merged).size_bytes(),
@@ -74,7 +63,7 @@ void add_lanes(const xla::Shape& shape, Target target, PredStorage pred,
   xla::Shape lanes = shape;
   lanes.dimensions = {elements / kLanes, kLanes};
   lanes.layout.minor_to_major = {1, 0};
-  lanes = retiled(std::move(lanes), target, pred);
+  lanes = with_target_tiles(std::move(lanes), target, pred);
   out.push_back({"reshape",
                  xla::print_shape(lanes),
                  xla::TiledLayout(lanes).size_bytes(),
@@ -87,6 +76,32 @@ void add_lanes(const xla::Shape& shape, Target target, PredStorage pred,
 
 }  // namespace
 
+xla::Shape with_target_tiles(xla::Shape shape, Target target, PredStorage pred) {
+  if (target != Target::kNone) {
+    shape.layout.tiles.clear();
+    shape.layout.element_size_in_bits = 0;
+  }
+  return apply_target(std::move(shape), target, pred);
+}
+
+bool is_sharded(const ShardSplit& split) {
+  return std::any_of(split.shards.begin(), split.shards.end(), [](int64_t s) { return s > 1; });
+}
+
+std::string python_tuple(const std::vector<int64_t>& values) {
+  if (values.size() == 1) return fmt::format("({},)", values[0]);
+  return fmt::format("({})", fmt::join(values, ", "));
+}
+
+std::vector<ProgramFix> reshape_fixes(const xla::Shape& shape, Target target, PredStorage pred) {
+  std::vector<ProgramFix> out;
+  if (!shape.dimensions.empty() && shape.layout.tiles.size() <= 3) {
+    add_merges(shape, target, pred, out);
+    add_lanes(shape, target, pred, out);
+  }
+  return out;
+}
+
 std::string transpose_cause(const xla::Shape& shape) {
   const auto& m2m = shape.layout.minor_to_major;
   if (std::is_sorted(m2m.rbegin(), m2m.rend())) return "";
@@ -96,12 +111,9 @@ std::string transpose_cause(const xla::Shape& shape) {
 }
 
 std::vector<ProgramFix> program_fixes(const xla::Shape& shape, int64_t size_bytes, Target target,
-                                      PredStorage pred, std::size_t limit) {
-  std::vector<ProgramFix> candidates;
-  if (!shape.dimensions.empty() && shape.layout.tiles.size() <= 3) {
-    add_merges(shape, target, pred, candidates);
-    add_lanes(shape, target, pred, candidates);
-  }
+                                      PredStorage pred, std::size_t limit,
+                                      const ShardSplit& split) {
+  std::vector<ProgramFix> candidates = reshape_fixes(shape, target, pred);
   for (const LayoutSuggestion& s : suggest_layouts(shape, size_bytes, target, pred, 10000)) {
     if (s.change.rfind("pred stored", 0) == 0) {
       // A storage the profile in use does not hold (1-bit pred on today's TPUs) is never offered.
@@ -113,36 +125,32 @@ std::vector<ProgramFix> program_fixes(const xla::Shape& shape, int64_t size_byte
     const xla::Shape other = xla::parse_shape(s.layout);
     const auto axes = major_to_minor(other.layout.minor_to_major);
     candidates.push_back(
-        {"reorder",
-         s.layout,
-         s.size_bytes,
-         0,
+        {"reorder", s.layout, s.size_bytes, 0,
          fmt::format("jnp.transpose(x, {}) where x is made; XLA then keeps "
                      "minor_to_major {{{}}}",
                      python_tuple(axes), fmt::join(other.layout.minor_to_major, ",")),
-         {}});
+         s.alternatives});
   }
-  for (ProgramFix& c : candidates) c.bytes_saved = size_bytes - c.size_bytes;
+  // A pad is worth its extra data only when it beats every fix without one.
+  int64_t best_without_pad = size_bytes;
+  for (const ProgramFix& c : candidates)
+    best_without_pad = std::min(best_without_pad, c.size_bytes);
+  for (ProgramFix& pad : pad_fixes(shape, target, pred, split, best_without_pad)) {
+    candidates.push_back(std::move(pad));
+  }
+  for (ProgramFix& c : candidates) {
+    c.bytes_saved = size_bytes - c.size_bytes;
+    // The array explained is one device's shard: reshaping the global array would move elements
+    // between devices, so the reshape is of each shard (pad_fixes.h says the same for its own).
+    if (c.kind == "reshape" && is_sharded(split))
+      c.change = "per shard, e.g. in shard_map: " + c.change;
+  }
   std::stable_sort(candidates.begin(), candidates.end(), [](const auto& a, const auto& b) {
     if (a.size_bytes != b.size_bytes) return a.size_bytes < b.size_bytes;
     return kind_rank(a.kind) < kind_rank(b.kind);
   });
-  std::vector<ProgramFix> fixes;
-  std::map<std::pair<std::string, int64_t>, std::size_t> group;  // (kind, size) -> fix
-  for (ProgramFix& c : candidates) {
-    if (c.bytes_saved <= 0) continue;
-    const auto key = std::make_pair(c.kind, c.size_bytes);
-    if (auto it = group.find(key); it != group.end()) {
-      if (fixes[it->second].alternatives.size() < 8) {
-        fixes[it->second].alternatives.push_back(c.layout);
-      }
-      continue;
-    }
-    if (fixes.size() >= limit) continue;
-    group[key] = fixes.size();
-    fixes.push_back(std::move(c));
-  }
-  return fixes;
+  std::erase_if(candidates, [](const ProgramFix& c) { return c.bytes_saved <= 0; });
+  return group_equivalent(std::move(candidates), limit);
 }
 
 nlohmann::ordered_json program_fix_json(const ProgramFix& fix) {

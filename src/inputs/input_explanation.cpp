@@ -60,7 +60,9 @@ ArrayExplanation explain_array(const InputArray& input, const InputOptions& opti
   a.input = input;
   try {
     xla::Shape shape = xla::parse_shape(input.shape);
+    explain::ShardSplit split;
     if (!options.shards.empty()) {
+      split = {shape.dimensions, options.shards};
       shape.dimensions = shard_dimensions(shape.dimensions, options.shards);
       a.shard_dims = shape.dimensions;
     }
@@ -74,7 +76,7 @@ ArrayExplanation explain_array(const InputArray& input, const InputOptions& opti
       a.cause += "; " + transposed;
     }
     a.fixes = explain::program_fixes(shape, a.size_bytes, options.target, options.pred,
-                                     options.max_fixes);
+                                     options.max_fixes, split);
     if (options.shards.empty()) compare_with_report(a);
   } catch (const Error& error) {
     a.error = error.what();
@@ -106,6 +108,14 @@ std::vector<int64_t> shard_dimensions(const std::vector<int64_t>& dims,
     out.push_back(ceil_divide(dims[i], shards[i]));
   }
   return out;
+}
+
+std::string sharded_shape_text(std::string_view shape, const std::vector<int64_t>& shards,
+                               explain::ShardSplit& split) {
+  xla::Shape sharded = xla::parse_shape(shape);
+  split = {sharded.dimensions, shards};
+  sharded.dimensions = shard_dimensions(sharded.dimensions, shards);
+  return xla::print_shape(sharded);
 }
 
 InputExplanation explain_input(const InputReading& reading, const InputOptions& options) {

@@ -45,3 +45,18 @@ def test_explain_jax_array_reads_its_format():
     x = jnp.zeros((8, 256), jnp.bfloat16)
     out = tessera.explain(x, target="tpu")
     assert out["layout"] == "bf16[8,256]{1,0:T(8,128)(2,1)}"
+
+
+def test_explain_pad_fix_per_shard_and_grouped_alternatives():
+    out = tessera.explain("f32[1997,100,3]", target="tpu", shards=(8, 1, 1))
+    assert out["shard_dims"] == [250, 100, 3] and out["shards"] == [8, 1, 1]
+    pad = out["fixes"][0]
+    assert pad["kind"] == "pad" and pad["size_bytes"] == 300 * 1024
+    assert pad["change"].startswith("jnp.pad(x, ((0, 51), (0, 0), (0, 0)))")
+    assert "per shard" in pad["change"]
+    grouped = tessera.explain("s32[2048,1,128,128,4]", target="tpu")["suggestions"]
+    keys = [(s["kind"], s["size_bytes"]) for s in grouped]
+    assert len(keys) == len(set(keys)) and len(grouped[0]["alternatives"]) > 10
+    # The same fixes as `tessera explain PATH --shards` (one library).
+    report = tessera.explain_input("Shape: f32[1997,100,3]\n", shards=[8, 1, 1])
+    assert report["arrays"][0]["suggestions"][0]["change"] == pad["change"]

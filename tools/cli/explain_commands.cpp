@@ -55,10 +55,15 @@ void run_explain(const ExplainArguments& args) {
     options.target = resolve_target(args.targets, default_target_for(args.shape));
     options.target_is_default = target_is_default(args.targets) && explain::is_tpu(options.target);
     std::string jax_note;  // set with --jax-layout
-    const std::string shape = shape_with_jax_layout(args.shape, args.input, jax_note);
+    const std::string shape = shape_with_shards(
+        shape_with_jax_layout(args.shape, args.input, jax_note), args.input, options.split);
     const auto explanation = explain::explain_layout(shape, options);
     auto json = explain::explanation_json(explanation);
     if (!jax_note.empty()) json["jax_layout_note"] = jax_note;
+    if (!options.split.shards.empty()) {
+      json["shards"] = options.split.shards;
+      json["shard_dims"] = explanation.layout.shape().dimensions;
+    }
     std::cout << (args.json ? json.dump(2) + "\n"
                             : (jax_note.empty() ? "" : "jax layout        " + jax_note + "\n") +
                                   explain::explanation_text(explanation));

@@ -47,6 +47,13 @@ std::string shape_with_jax_layout(const std::string& shape, const ExplainInputAr
   return xla::print_shape(inputs::apply_jax_layout(xla::parse_shape(shape), layout));
 }
 
+std::string shape_with_shards(const std::string& shape, const ExplainInputArguments& args,
+                              explain::ShardSplit& split) {
+  if (args.shards.empty()) return shape;
+  return inputs::sharded_shape_text(shape, parse_integer_list(args.shards, "--shards count"),
+                                    split);
+}
+
 bool is_explain_input(const std::string& argument) {
   if (argument == "-") return true;
   std::error_code error;

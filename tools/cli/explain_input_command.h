@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "tessera/explain/program_fixes.h"
 #include "tessera/explain/target_profile.h"
 
 namespace tessera::cli {
@@ -29,6 +30,11 @@ void run_explain_input(const std::string& argument, const ExplainInputArguments&
 // that says JAX's major_to_minor is XLA's minor_to_major reversed.
 std::string shape_with_jax_layout(const std::string& shape, const ExplainInputArguments& args,
                                   std::string& note);
+
+// The SHAPE argument cut to one device's shard as --shards says (unchanged without it), as
+// `tessera explain PATH --shards` does; `split` gets the global dims and the counts.
+std::string shape_with_shards(const std::string& shape, const ExplainInputArguments& args,
+                              explain::ShardSplit& split);
 
 // The no-argument default: the embedded sample report, as text or as the JSON object.
 std::string sample_report_text();

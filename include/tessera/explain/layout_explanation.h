@@ -10,6 +10,7 @@
 
 #include "tessera/explain/layout_suggestions.h"
 #include "tessera/explain/padding_breakdown.h"
+#include "tessera/explain/program_fixes.h"
 #include "tessera/explain/target_profile.h"
 #include "tessera/xla/tiled_layout.h"
 
@@ -20,6 +21,7 @@ struct ExplainOptions {
   PredStorage pred = PredStorage::kTargetDefault;
   std::size_t max_suggestions = 10;
   bool target_is_default = false;  // the text then says how to get the literal layout
+  ShardSplit split = {};  // when the shape is one device's shard: the global dims and shard counts
 };
 
 struct LayoutExplanation {
@@ -32,6 +34,9 @@ struct LayoutExplanation {
   int64_t unpadded_bytes = 0;  // XLA's "Unpadded size" (xla_sizes.h): pred counts 1 byte
   std::vector<PaddingSource> padding;
   std::vector<LayoutSuggestion> suggestions;
+  // The program changes the layout suggestions cannot express: kinds reshape and pad
+  // (program_fixes.h), so nothing is said twice.
+  std::vector<ProgramFix> fixes;
   std::string suggestion_search;  // suggestion_search_note: what the bounded search left out
 };
 
@@ -48,12 +53,19 @@ LayoutExplanation explain_layout(std::string_view shape_text, const ExplainOptio
 // padding_bytes, padding_fraction (of elements), waste_fraction (1 - logical_bytes/size_bytes),
 // expansion (size_bytes/logical_bytes), xla_expansion (size_bytes/unpadded_bytes, the OOM report's
 // factor), padding_sources [{kind, level, tile, dimension, entry, from, to, factor, text}],
-// suggestions [{layout, size_bytes, bytes_saved, padding_fraction, change}] best first,
+// suggestions [{kind, layout, size_bytes, bytes_saved, padding_fraction, change, alternatives}]
+// best first, equivalent layouts grouped under one (suggestion_groups.h),
+// fixes [{kind, layout, size_bytes, bytes_saved, change, alternatives}] (reshape and pad),
 // suggestion_search (what the bounded search left out, "" when nothing).
 nlohmann::ordered_json explanation_json(const LayoutExplanation& explanation);
 
 // The same for people: sizes, where the padding comes from, the steps, the suggestions.
 std::string explanation_text(const LayoutExplanation& explanation);
+
+// The line under a suggestion that names its equivalent alternatives (suggestion_groups.h):
+// "or 59 equivalent layouts of the same size: A, B, ... (--json lists all)"; "" when none.
+std::string alternatives_text(const std::vector<std::string>& alternatives,
+                              std::string_view indent);
 
 // "512 MiB", "96 B", "1.5 KiB": sizes the way people read them.
 std::string human_bytes(int64_t bytes);

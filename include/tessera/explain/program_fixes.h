@@ -7,10 +7,14 @@
 //   reorder  another minor_to_major, reached by transposing where the array is made:
 //            change "jnp.transpose(x, (0, 1, 2, 4, 3))" (JAX's axes are major-to-minor, so the
 //            permutation is XLA's minor_to_major reversed);
+//   pad      round one dim up to a multiple of 8 or 128 so that a reshape becomes possible that
+//            beats every fix without padding (pad_fixes.h): f32[10,100,3] (520 KiB) ->
+//            "jnp.pad(x, ((0, 0), (0, 28), (0, 0))).reshape(30, 128)", 16 KiB;
 //   storage  a narrower element storage the target can hold (never 1-bit pred on today's TPUs).
 // Equivalent alternatives (same kind, same size) are one fix listing the others in
-// `alternatives`; fixes that save nothing are dropped. Ranked by size, then reshape before reorder
-// (a reshape changes one line of a program; a transpose moves data).
+// `alternatives` (suggestion_groups.h); fixes that save nothing are dropped. Ranked by size, then
+// reshape, reorder, pad, storage (a reshape changes one line of a program; a transpose moves
+// data; a pad adds data).
 #pragma once
 
 #include <cstddef>
@@ -25,17 +29,42 @@
 namespace tessera::explain {
 
 struct ProgramFix {
-  std::string kind;    // "reshape", "reorder", "storage"
+  std::string kind;    // "reshape", "reorder", "pad", "storage"
   std::string layout;  // the new shape with its layout (target tiles applied)
   int64_t size_bytes = 0;
   int64_t bytes_saved = 0;
   std::string change;                     // in the user's terms
-  std::vector<std::string> alternatives;  // other layouts of the same kind and size
+  std::vector<std::string> alternatives;  // equivalent layouts: same kind, same size
 };
 
-// `shape` is laid out as given (after apply_target); `size_bytes` is its current size.
+// How the explained array is split over devices: the global dims and the shards per dim (XLA
+// pads uneven shards up, so each device holds ceil(global / shards)). Empty: the whole array.
+struct ShardSplit {
+  std::vector<int64_t> global_dims;
+  std::vector<int64_t> shards;
+};
+
+// True when some dim is split over more than one device: reshapes are then of each shard.
+bool is_sharded(const ShardSplit& split);
+
+// `shape` is laid out as given (after apply_target; the per-device shard when `split` is set);
+// `size_bytes` is its current size.
 std::vector<ProgramFix> program_fixes(const xla::Shape& shape, int64_t size_bytes, Target target,
-                                      PredStorage pred, std::size_t limit);
+                                      PredStorage pred, std::size_t limit,
+                                      const ShardSplit& split = {});
+
+// The reshapes of `shape` that move no data, with the target's tiles (bytes_saved left 0):
+// merging a dim into its major neighbour when they are adjacent in minor_to_major, and on the
+// TPU the whole array as rows of 128 lanes when its element count is a multiple of 128.
+// s32[2048,1,128,128,4] -> s32[2048,1,128,512] ("x.reshape(2048, 1, 128, 512)"), ...
+std::vector<ProgramFix> reshape_fixes(const xla::Shape& shape, Target target, PredStorage pred);
+
+// `shape` with the tiles `target` chooses for its dims and order (Target::kNone keeps its own):
+// what XLA would give the array after the program changed it.
+xla::Shape with_target_tiles(xla::Shape shape, Target target, PredStorage pred);
+
+// "(2048, 1, 128, 512)", "(7,)": a Python tuple.
+std::string python_tuple(const std::vector<int64_t>& values);
 
 // Why a non-row-major layout exists, in the user's terms, or "" for a row-major one:
 // {1,2,0} -> "minor_to_major {1,2,0} is what jnp.transpose(x, (0, 2, 1)) of a row-major array

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "tessera/explain/program_fixes.h"
@@ -54,6 +55,12 @@ struct InputExplanation {
 // the problem for a count that does not match the rank or is not positive.
 std::vector<int64_t> shard_dimensions(const std::vector<int64_t>& dims,
                                       const std::vector<int64_t>& shards);
+
+// The shape's text cut to one device's shard (shard_dimensions), with `split` set to the global
+// dims and the counts for the fixes (program_fixes.h): "f32[1997,100,3]", {8, 1, 1} ->
+// "f32[250,100,3]{2,1,0}". The same for `tessera explain SHAPE --shards` and Python's shards=.
+std::string sharded_shape_text(std::string_view shape, const std::vector<int64_t>& shards,
+                               explain::ShardSplit& split);
 
 InputExplanation explain_input(const InputReading& reading, const InputOptions& options);
 
