@@ -1,8 +1,6 @@
-// The 16x16 transpose of 4-byte elements written once with Highway, for every CPU the
-// hand-written AVX2 kernel (simd_kernels.cpp) does not run on: aarch64 (NEON/SVE), x86 without
-// AVX2. 128-bit vectors (4 floats) on every target (NEON has no wider ones), so the same code is a
-// 4x4 block transpose everywhere. The AVX2 kernel's 8x8 blocks of 256-bit vectors are not ported;
-// simd_kernels.cpp gives the figures for keeping it where AVX2 runs.
+// The 16x16 transpose of 4-byte elements written once with Highway and dispatched at run time:
+// 4x4 transposes inside each 128-bit block, with vectors as wide as the target has (SSE4/NEON 4
+// floats, AVX2 8, AVX-512 16: then each destination line is one 64-byte store).
 //
 // This file is included once per target by hwy/foreach_target.h.
 #undef HWY_TARGET_INCLUDE
@@ -20,56 +18,109 @@ namespace tessera::relayout::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
 #if HWY_TARGET != HWY_SCALAR  // one lane: Transpose16x16 copies element by element
-// Rows first..first+3, columns column..column+3: o_m = column + m of those rows.
-template <class D, class V, class SourceRows>
-HWY_INLINE void Transpose4x4(D d, const SourceRows& from, int first, int column, V& o0, V& o1,
-                             V& o2, V& o3) {
-  const auto row = [&](int k) {
-    return hn::LoadU(d, reinterpret_cast<const float*>(from(first + k)) + column);
-  };
-  const V r0 = row(0), r1 = row(1), r2 = row(2), r3 = row(3);
-  const V t0 = hn::InterleaveLower(d, r0, r1);  // a0 b0 a1 b1
-  const V t1 = hn::InterleaveUpper(d, r0, r1);  // a2 b2 a3 b3
-  const V t2 = hn::InterleaveLower(d, r2, r3);  // c0 d0 c1 d1
-  const V t3 = hn::InterleaveUpper(d, r2, r3);  // c2 d2 c3 d3
-  o0 = hn::ConcatLowerLower(d, t2, t0);         // a0 b0 c0 d0
-  o1 = hn::ConcatUpperUpper(d, t2, t0);         // a1 b1 c1 d1
-  o2 = hn::ConcatLowerLower(d, t3, t1);
-  o3 = hn::ConcatUpperUpper(d, t3, t1);
+// Vectors of 4 (SSE4, NEON, SVE: 128-bit), 8 (AVX2) or 16 (AVX-512) floats: as many 128-bit
+// blocks as the target has, up to a whole 64-byte line. Scalable vectors (SVE) get 4 lanes: their
+// length is not known when this is compiled.
+#if HWY_HAVE_SCALABLE
+constexpr size_t kLanes = 4;
+#else
+constexpr size_t kLanes = HWY_MIN(16, HWY_MAX_BYTES / sizeof(float));
+#endif
+using Tile = hn::FixedTag<float, kLanes>;
+#if HWY_HAVE_FLOAT64
+using Pairs = hn::Repartition<double, Tile>;  // two floats as one lane (unpcklpd on x86)
+#else
+using Pairs = hn::Repartition<uint64_t, Tile>;
+#endif
+
+// Block b (128 bits) of the result = columns column..column+3 of row first + 4 * b. On AVX2 a
+// 16-byte load plus vinsertf128 from memory per vector, so the 4x4 transposes below need no
+// cross-block permutes (the same scheme as the old hand-written AVX2 kernel).
+template <class D, class SourceRows>
+HWY_INLINE hn::Vec<D> LoadRowBlocks(D d, const SourceRows& from, int first, int column) {
+  if constexpr (hn::MaxLanes(D()) == 4) {
+    return hn::LoadU(d, reinterpret_cast<const float*>(from(first)) + column);
+  } else {
+    const hn::Half<D> dh;
+    constexpr int kHalfRows = static_cast<int>(hn::MaxLanes(hn::Half<D>()));  // 4 rows per block
+    return hn::Combine(d, LoadRowBlocks(dh, from, first + kHalfRows, column),
+                       LoadRowBlocks(dh, from, first, column));
+  }
 }
 
-// Destination rows column..column+3 get source rows 0..15 of those columns: four 4x4 block
-// transposes, then each destination row's 64 bytes stored back to back (non-temporal halves of a
-// line stored apart evict partial lines: simd_kernels.cpp). Named vectors, no arrays: SVE
-// vectors are sizeless types.
+// Rows first + k + 4b (k < 4, every block b), columns column..column+3: block b of o_m holds
+// column column + m of rows first + 4b .. first + 4b + 3, i.e. destination row column + m,
+// elements first + 4b .. first + 4b + 3. Two interleaves per 128-bit block, no permutes.
+template <class SourceRows>
+HWY_INLINE void Transpose4x4Blocks(const SourceRows& from, int first, int column, hn::Vec<Tile>& o0,
+                                   hn::Vec<Tile>& o1, hn::Vec<Tile>& o2, hn::Vec<Tile>& o3) {
+  const Tile d;
+  const Pairs d2;
+  const auto r0 = LoadRowBlocks(d, from, first, column);
+  const auto r1 = LoadRowBlocks(d, from, first + 1, column);
+  const auto r2 = LoadRowBlocks(d, from, first + 2, column);
+  const auto r3 = LoadRowBlocks(d, from, first + 3, column);
+  const auto t0 = hn::BitCast(d2, hn::InterleaveLower(d, r0, r1));  // a0 b0 a1 b1
+  const auto t1 = hn::BitCast(d2, hn::InterleaveUpper(d, r0, r1));  // a2 b2 a3 b3
+  const auto t2 = hn::BitCast(d2, hn::InterleaveLower(d, r2, r3));  // c0 d0 c1 d1
+  const auto t3 = hn::BitCast(d2, hn::InterleaveUpper(d, r2, r3));  // c2 d2 c3 d3
+  o0 = hn::BitCast(d, hn::InterleaveLower(d2, t0, t2));             // a0 b0 c0 d0
+  o1 = hn::BitCast(d, hn::InterleaveUpper(d2, t0, t2));             // a1 b1 c1 d1
+  o2 = hn::BitCast(d, hn::InterleaveLower(d2, t1, t3));
+  o3 = hn::BitCast(d, hn::InterleaveUpper(d2, t1, t3));
+}
+
+// Destination rows column..column+3 get source rows 0..15 of those columns, each destination
+// row's 64 bytes stored back to back (non-temporal parts of a line stored apart evict partial
+// lines: 0.17x of a copy, BENCHMARKS.md). Named vectors, no arrays: SVE vectors are sizeless.
 template <class SourceRows, class DestinationRows>
 HWY_INLINE void Transpose4Columns(const SourceRows& from, const DestinationRows& to, int column,
                                   bool stream) {
-  const hn::FixedTag<float, 4> d;
-  using V = hn::Vec<decltype(d)>;
-  V a0, a1, a2, a3, b0, b1, b2, b3, c0, c1, c2, c3, e0, e1, e2, e3;
-  Transpose4x4(d, from, 0, column, a0, a1, a2, a3);
-  Transpose4x4(d, from, 4, column, b0, b1, b2, b3);
-  Transpose4x4(d, from, 8, column, c0, c1, c2, c3);
-  Transpose4x4(d, from, 12, column, e0, e1, e2, e3);
-  const auto line = [&](int m, V v0, V v1, V v2, V v3) {
-    auto* out = reinterpret_cast<float*>(to(column + m));
+  const Tile d;
+  constexpr int kStep = static_cast<int>(kLanes);
+  using V = hn::Vec<Tile>;
+  const auto store = [&](int m, int first, V v) {
+    float* out = reinterpret_cast<float*>(to(column + m)) + first;
     if (stream) {
-      hn::Stream(v0, d, out);
-      hn::Stream(v1, d, out + 4);
-      hn::Stream(v2, d, out + 8);
-      hn::Stream(v3, d, out + 12);
+      hn::Stream(v, d, out);
     } else {
-      hn::StoreU(v0, d, out);
-      hn::StoreU(v1, d, out + 4);
-      hn::StoreU(v2, d, out + 8);
-      hn::StoreU(v3, d, out + 12);
+      hn::StoreU(v, d, out);
     }
   };
-  line(0, a0, b0, c0, e0);
-  line(1, a1, b1, c1, e1);
-  line(2, a2, b2, c2, e2);
-  line(3, a3, b3, c3, e3);
+  V a0, a1, a2, a3;
+  Transpose4x4Blocks(from, 0, column, a0, a1, a2, a3);
+  if constexpr (kLanes == 16) {  // one whole line per destination row
+    store(0, 0, a0);
+    store(1, 0, a1);
+    store(2, 0, a2);
+    store(3, 0, a3);
+  } else if constexpr (kLanes == 8) {
+    V b0, b1, b2, b3;
+    Transpose4x4Blocks(from, kStep, column, b0, b1, b2, b3);
+    store(0, 0, a0);
+    store(0, kStep, b0);
+    store(1, 0, a1);
+    store(1, kStep, b1);
+    store(2, 0, a2);
+    store(2, kStep, b2);
+    store(3, 0, a3);
+    store(3, kStep, b3);
+  } else {
+    V b0, b1, b2, b3, c0, c1, c2, c3, e0, e1, e2, e3;
+    Transpose4x4Blocks(from, 4, column, b0, b1, b2, b3);
+    Transpose4x4Blocks(from, 8, column, c0, c1, c2, c3);
+    Transpose4x4Blocks(from, 12, column, e0, e1, e2, e3);
+    const auto line = [&](int m, V v0, V v1, V v2, V v3) {
+      store(m, 0, v0);
+      store(m, 4, v1);
+      store(m, 8, v2);
+      store(m, 12, v3);
+    };
+    line(0, a0, b0, c0, e0);
+    line(1, a1, b1, c1, e1);
+    line(2, a2, b2, c2, e2);
+    line(3, a3, b3, c3, e3);
+  }
 }
 #endif
 
@@ -81,7 +132,7 @@ HWY_INLINE void Transpose16x16(const SourceRows& from, const DestinationRows& to
     for (int i = 0; i < 16; ++i) std::memcpy(to(j) + 4 * i, from(i) + 4 * j, 4);
   }
 #else
-  const bool stream = streaming && to.aligned(16);
+  const bool stream = streaming && to.aligned(kLanes * sizeof(float));
   for (int column = 0; column < 16; column += 4) Transpose4Columns(from, to, column, stream);
 #endif
 }
