@@ -70,57 +70,78 @@ HWY_INLINE void Transpose4x4Blocks(const SourceRows& from, int first, int column
   o3 = hn::BitCast(d, hn::InterleaveUpper(d2, t1, t3));
 }
 
-// Destination rows column..column+3 get source rows 0..15 of those columns, each destination
-// row's 64 bytes stored back to back (non-temporal parts of a line stored apart evict partial
-// lines: 0.17x of a copy, BENCHMARKS.md). Named vectors, no arrays: SVE vectors are sizeless.
+template <class DestinationRows>
+HWY_INLINE void StoreRowPart(const DestinationRows& to, int row, int first, hn::Vec<Tile> v,
+                             bool stream) {
+  const Tile d;
+  float* out = reinterpret_cast<float*>(to(row)) + first;
+  if (stream) {
+    hn::Stream(v, d, out);
+  } else {
+    hn::StoreU(v, d, out);
+  }
+}
+
+// 8 and 16 lanes: destination rows column..column+7 get source rows 0..15 of those columns. Each
+// source row's 32 bytes are read together: the rows of a tile are often 2^k bytes apart, so all 16
+// sit in one 8-way L1 set and a row read in four 16-byte pieces at different times misses four
+// times. Each destination row's 64 bytes are stored back to back (non-temporal parts of a line
+// stored apart evict partial lines: 0.17x of a copy, BENCHMARKS.md).
+template <class SourceRows, class DestinationRows>
+HWY_INLINE void Transpose8Columns(const SourceRows& from, const DestinationRows& to, int column,
+                                  bool stream) {
+  using V = hn::Vec<Tile>;
+  V a0, a1, a2, a3, c0, c1, c2, c3;
+  Transpose4x4Blocks(from, 0, column, a0, a1, a2, a3);
+  Transpose4x4Blocks(from, 0, column + 4, c0, c1, c2, c3);
+  if constexpr (kLanes == 16) {  // one whole line per destination row
+    StoreRowPart(to, column + 0, 0, a0, stream);
+    StoreRowPart(to, column + 1, 0, a1, stream);
+    StoreRowPart(to, column + 2, 0, a2, stream);
+    StoreRowPart(to, column + 3, 0, a3, stream);
+    StoreRowPart(to, column + 4, 0, c0, stream);
+    StoreRowPart(to, column + 5, 0, c1, stream);
+    StoreRowPart(to, column + 6, 0, c2, stream);
+    StoreRowPart(to, column + 7, 0, c3, stream);
+  } else {
+    V b0, b1, b2, b3, e0, e1, e2, e3;
+    Transpose4x4Blocks(from, 8, column, b0, b1, b2, b3);
+    Transpose4x4Blocks(from, 8, column + 4, e0, e1, e2, e3);
+    const auto line = [&](int row, V low, V high) {
+      StoreRowPart(to, row, 0, low, stream);
+      StoreRowPart(to, row, 8, high, stream);
+    };
+    line(column + 0, a0, b0);
+    line(column + 1, a1, b1);
+    line(column + 2, a2, b2);
+    line(column + 3, a3, b3);
+    line(column + 4, c0, e0);
+    line(column + 5, c1, e1);
+    line(column + 6, c2, e2);
+    line(column + 7, c3, e3);
+  }
+}
+
+// 4 lanes: destination rows column..column+3 from four 4x4 transposes (16 vectors held).
 template <class SourceRows, class DestinationRows>
 HWY_INLINE void Transpose4Columns(const SourceRows& from, const DestinationRows& to, int column,
                                   bool stream) {
-  const Tile d;
-  constexpr int kStep = static_cast<int>(kLanes);
   using V = hn::Vec<Tile>;
-  const auto store = [&](int m, int first, V v) {
-    float* out = reinterpret_cast<float*>(to(column + m)) + first;
-    if (stream) {
-      hn::Stream(v, d, out);
-    } else {
-      hn::StoreU(v, d, out);
-    }
-  };
-  V a0, a1, a2, a3;
+  V a0, a1, a2, a3, b0, b1, b2, b3, c0, c1, c2, c3, e0, e1, e2, e3;
   Transpose4x4Blocks(from, 0, column, a0, a1, a2, a3);
-  if constexpr (kLanes == 16) {  // one whole line per destination row
-    store(0, 0, a0);
-    store(1, 0, a1);
-    store(2, 0, a2);
-    store(3, 0, a3);
-  } else if constexpr (kLanes == 8) {
-    V b0, b1, b2, b3;
-    Transpose4x4Blocks(from, kStep, column, b0, b1, b2, b3);
-    store(0, 0, a0);
-    store(0, kStep, b0);
-    store(1, 0, a1);
-    store(1, kStep, b1);
-    store(2, 0, a2);
-    store(2, kStep, b2);
-    store(3, 0, a3);
-    store(3, kStep, b3);
-  } else {
-    V b0, b1, b2, b3, c0, c1, c2, c3, e0, e1, e2, e3;
-    Transpose4x4Blocks(from, 4, column, b0, b1, b2, b3);
-    Transpose4x4Blocks(from, 8, column, c0, c1, c2, c3);
-    Transpose4x4Blocks(from, 12, column, e0, e1, e2, e3);
-    const auto line = [&](int m, V v0, V v1, V v2, V v3) {
-      store(m, 0, v0);
-      store(m, 4, v1);
-      store(m, 8, v2);
-      store(m, 12, v3);
-    };
-    line(0, a0, b0, c0, e0);
-    line(1, a1, b1, c1, e1);
-    line(2, a2, b2, c2, e2);
-    line(3, a3, b3, c3, e3);
-  }
+  Transpose4x4Blocks(from, 4, column, b0, b1, b2, b3);
+  Transpose4x4Blocks(from, 8, column, c0, c1, c2, c3);
+  Transpose4x4Blocks(from, 12, column, e0, e1, e2, e3);
+  const auto line = [&](int m, V v0, V v1, V v2, V v3) {
+    StoreRowPart(to, column + m, 0, v0, stream);
+    StoreRowPart(to, column + m, 4, v1, stream);
+    StoreRowPart(to, column + m, 8, v2, stream);
+    StoreRowPart(to, column + m, 12, v3, stream);
+  };
+  line(0, a0, b0, c0, e0);
+  line(1, a1, b1, c1, e1);
+  line(2, a2, b2, c2, e2);
+  line(3, a3, b3, c3, e3);
 }
 #endif
 
@@ -133,7 +154,17 @@ HWY_INLINE void Transpose16x16(const SourceRows& from, const DestinationRows& to
   }
 #else
   const bool stream = streaming && to.aligned(kLanes * sizeof(float));
-  for (int column = 0; column < 16; column += 4) Transpose4Columns(from, to, column, stream);
+  // Unrolled by hand: with constant columns the row addresses fold into the loads (a loop kept
+  // them in spilled registers: ~50 scalar instructions per 4 columns on AVX2).
+  if constexpr (kLanes >= 8) {
+    Transpose8Columns(from, to, 0, stream);
+    Transpose8Columns(from, to, 8, stream);
+  } else {
+    Transpose4Columns(from, to, 0, stream);
+    Transpose4Columns(from, to, 4, stream);
+    Transpose4Columns(from, to, 8, stream);
+    Transpose4Columns(from, to, 12, stream);
+  }
 #endif
 }
 
