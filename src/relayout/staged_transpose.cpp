@@ -27,8 +27,7 @@ void transpose_elements(const std::byte* source, int64_t row_begin, int64_t row_
 }  // namespace
 
 void staged_transpose_f32(const std::byte* source, int64_t rows, int64_t source_row_bytes,
-                          std::byte* destination, int64_t columns,
-                          int64_t destination_row_bytes) {
+                          std::byte* destination, int64_t columns, int64_t destination_row_bytes) {
   alignas(64) std::byte stage[kTile * kMaxBand * 4];
   const int64_t full_rows = rows / kTile * kTile;
   const int64_t full_columns = columns / kTile * kTile;
@@ -52,8 +51,8 @@ void staged_transpose_f32(const std::byte* source, int64_t rows, int64_t source_
                               8 * source_row_bytes, stage + i0 * 4, band_bytes, 8 * band_bytes,
                               false);
         }
-        stream_runs(destination + j0 * destination_row_bytes + ib * 4, destination_row_bytes,
-                    stage, band_bytes, static_cast<std::size_t>(band_bytes), kTile);
+        stream_runs(destination + j0 * destination_row_bytes + ib * 4, destination_row_bytes, stage,
+                    band_bytes, static_cast<std::size_t>(band_bytes), kTile);
       }
     }
   }
