@@ -77,7 +77,7 @@ void transpose_tiles(const std::byte* source, int64_t rows, int64_t source_row,
   using T = typename Word<kBytes>::type;
   const T* src = reinterpret_cast<const T*>(source);
   T* dst = reinterpret_cast<T*>(destination);
-  const bool simd = kBytes == 4;  // hand-written AVX2 or portable Highway
+  const bool simd = kBytes == 4;  // Highway
   constexpr int64_t kTile = 16;
   constexpr int64_t kBlockRows = 64;
   constexpr int64_t kBlockColumns = 512;
@@ -443,8 +443,7 @@ std::string simd_target(const StridedBox& box, const CopyKernel& k) {
       return k.streaming ? fmt::format("{} (Highway)", stream_target()) : "none (memcpy)";
     case KernelKind::kTranspose: {
       if (k.source_bits == 32) {
-        return has_avx2() ? "AVX2 (hand-written)"
-                          : fmt::format("{} (Highway)", portable_transpose_target());
+        return fmt::format("{} (Highway)", transpose_target());
       }
       return uses_interleave(box, k) ? "AVX2 (hand-written)" : "none (scalar)";
     }

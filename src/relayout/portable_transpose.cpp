@@ -196,21 +196,20 @@ HWY_EXPORT(TransposeStrided);
 HWY_EXPORT(TransposeListed);
 HWY_EXPORT(TransposeTarget);
 
-void portable_transpose_16x16_f32(const std::byte* source, int64_t source_stride,
-                                  int64_t source_group, std::byte* destination,
-                                  int64_t destination_stride, int64_t destination_group,
-                                  bool streaming) {
+void transpose_16x16_f32(const std::byte* source, int64_t source_stride, int64_t source_group,
+                         std::byte* destination, int64_t destination_stride,
+                         int64_t destination_group, bool streaming) {
   HWY_DYNAMIC_DISPATCH(TransposeStrided)
   (source, source_stride, source_group, destination, destination_stride, destination_group,
    streaming);
 }
 
-void portable_transpose_16x16_f32(const std::byte* const* source_rows,
-                                  std::byte* const* destination_rows, bool streaming) {
+void transpose_16x16_f32(const std::byte* const* source_rows, std::byte* const* destination_rows,
+                         bool streaming) {
   HWY_DYNAMIC_DISPATCH(TransposeListed)(source_rows, destination_rows, streaming);
 }
 
-const char* portable_transpose_target() {
+const char* transpose_target() {
   return HWY_DYNAMIC_DISPATCH(TransposeTarget)();
 }
 
