@@ -56,7 +56,8 @@ TEST(StagedTranspose, EveryEdgeShapeMatchesTheIndexFormula) {
   }
 }
 
-// Outputs of 4 MiB and more take the staged path: plain, batched, odd and padded (strided) views.
+// Outputs of 4 MiB and more take the staged path (plain, batched, odd and padded views) or, for
+// small tiles, the 128x128 blocks.
 TEST(StagedTranspose, PlansThatStreamMatchTheReference) {
   const char* const pairs[][2] = {
       {"f32[1024,1024]{1,0}", "f32[1024,1024]{0,1}"},
@@ -64,6 +65,10 @@ TEST(StagedTranspose, PlansThatStreamMatchTheReference) {
       {"f32[3,700,520]{2,1,0}", "f32[3,700,520]{1,2,0}"},
       {"f32[1040,1030]{1,0:T(8,128)}", "f32[1040,1030]{0,1}"},
       {"s32[1030,1050]{0,1}", "s32[1030,1050]{1,0}"},
+      // Small tiles grouped into 16x16, in blocks of 128x128 (copy_kernels.cpp).
+      {"f32[1024,1024]{1,0:T(8,128)}", "f32[1024,1024]{0,1:T(8,128)}"},
+      {"f32[1032,1040]{1,0:T(8,128)}", "f32[1032,1040]{0,1:T(8,128)}"},
+      {"f32[2,1024,640]{2,1,0:T(8,128)}", "f32[2,1024,640]{1,2,0:T(8,128)}"},
   };
   std::mt19937 rng(3);
   for (const auto& pair : pairs) {
