@@ -122,6 +122,36 @@ HWY_INLINE void Transpose8Columns(const SourceRows& from, const DestinationRows&
   }
 }
 
+// Ordinary stores (a destination in cache, such as the staged transpose's L1 buffer): source rows
+// first..first+kLanes-1, all 16 columns, each destination row's part stored on its own. Each
+// source line is then read whole, once, while at most 8 of them are live: rows 2^k bytes apart
+// share one 8-way L1 set (and at 64 KiB one L2 set), and 16 live lines evict each other.
+template <class SourceRows, class DestinationRows>
+HWY_INLINE void TransposeRowGroup(const SourceRows& from, const DestinationRows& to, int first) {
+  using V = hn::Vec<Tile>;
+  V a0, a1, a2, a3, b0, b1, b2, b3, c0, c1, c2, c3, e0, e1, e2, e3;
+  Transpose4x4Blocks(from, first, 0, a0, a1, a2, a3);
+  Transpose4x4Blocks(from, first, 4, b0, b1, b2, b3);
+  Transpose4x4Blocks(from, first, 8, c0, c1, c2, c3);
+  Transpose4x4Blocks(from, first, 12, e0, e1, e2, e3);
+  StoreRowPart(to, 0, first, a0, false);
+  StoreRowPart(to, 1, first, a1, false);
+  StoreRowPart(to, 2, first, a2, false);
+  StoreRowPart(to, 3, first, a3, false);
+  StoreRowPart(to, 4, first, b0, false);
+  StoreRowPart(to, 5, first, b1, false);
+  StoreRowPart(to, 6, first, b2, false);
+  StoreRowPart(to, 7, first, b3, false);
+  StoreRowPart(to, 8, first, c0, false);
+  StoreRowPart(to, 9, first, c1, false);
+  StoreRowPart(to, 10, first, c2, false);
+  StoreRowPart(to, 11, first, c3, false);
+  StoreRowPart(to, 12, first, e0, false);
+  StoreRowPart(to, 13, first, e1, false);
+  StoreRowPart(to, 14, first, e2, false);
+  StoreRowPart(to, 15, first, e3, false);
+}
+
 // 4 lanes: destination rows column..column+3 from four 4x4 transposes (16 vectors held).
 template <class SourceRows, class DestinationRows>
 HWY_INLINE void Transpose4Columns(const SourceRows& from, const DestinationRows& to, int column,
@@ -156,6 +186,12 @@ HWY_INLINE void Transpose16x16(const SourceRows& from, const DestinationRows& to
   const bool stream = streaming && to.aligned(kLanes * sizeof(float));
   // Unrolled by hand: with constant columns the row addresses fold into the loads (a loop kept
   // them in spilled registers: ~50 scalar instructions per 4 columns on AVX2).
+  if (!stream && kLanes <= 8) {
+    for (int first = 0; first < 16; first += static_cast<int>(kLanes)) {
+      TransposeRowGroup(from, to, first);
+    }
+    return;
+  }
   if constexpr (kLanes >= 8) {
     Transpose8Columns(from, to, 0, stream);
     Transpose8Columns(from, to, 8, stream);
