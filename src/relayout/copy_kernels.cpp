@@ -8,6 +8,7 @@
 
 #include "relayout/element_access.h"
 #include "relayout/simd_kernels.h"
+#include "relayout/staged_transpose.h"
 #include "tessera/relayout/streaming_copy.h"
 
 namespace tessera::relayout {
@@ -69,10 +70,14 @@ template <int kBytes>
 void transpose_tiles(const std::byte* source, int64_t rows, int64_t source_row,
                      std::byte* destination, int64_t columns, int64_t destination_row,
                      bool streaming) {
+  if (kBytes == 4 && streaming) {  // large outputs: 0.37-0.43 -> 0.45-0.50 of a copy here
+    staged_transpose_f32(source, rows, source_row * 4, destination, columns, destination_row * 4);
+    return;
+  }
   using T = typename Word<kBytes>::type;
   const T* src = reinterpret_cast<const T*>(source);
   T* dst = reinterpret_cast<T*>(destination);
-  const bool simd = kBytes == 4;  // hand-written AVX2 or portable Highway
+  const bool simd = kBytes == 4;  // Highway
   constexpr int64_t kTile = 16;
   constexpr int64_t kBlockRows = 64;
   constexpr int64_t kBlockColumns = 512;
@@ -99,6 +104,48 @@ void transpose_tiles(const std::byte* source, int64_t rows, int64_t source_row,
       }
     }
   }
+}
+
+// Small-tile transposes in blocks: one step of axis 5 (the next tiles along a tile row) times
+// all of axis 6 (the piece's rows of tiles); T(8,128) <-> transposed: 128x128 floats, 16 whole
+// 4 KiB tiles read and 16 whole tiles written per block. Inside a block the tiles go along the
+// sweep (axis 4) and then down axis 6, so each pair of destination tiles is finished before the
+// next; the next block's tiles are prefetched in address order meanwhile, a share per 16x16
+// tile. Measured on f32[4096,4096] T(8,128) -> transposed, same-process medians of 31 against a
+// streaming copy (AMD EPYC Zen 3, load ~12): 0.37-0.38 (1 thread) and 0.35 (2 threads) of the copy
+// with the whole sweep per tile pair -> 0.62-0.67 and 0.48 (blocks of 64 or 256 rows: 0.34-0.41).
+template <class Tile>
+void block_transpose(const StridedBox& box, int64_t source_group, const Tile& tile,
+                     const std::byte* source) {
+  const StridedAxis& a = box.axes[0];
+  const StridedAxis& sweep = box.axes[4];
+  const StridedAxis& column = box.axes[5];
+  const StridedAxis& band = box.axes[6];
+  const int64_t groups = 16 / a.count;
+  const int64_t tile_lines = a.count * a.source_stride * 4 / 64;  // contiguous source tile
+  const int64_t calls = sweep.count * band.count;
+  const int64_t lines_per_call = std::max<int64_t>(1, band.count * groups * tile_lines / calls);
+  for_each_outer(box, 7, [&](int64_t s, int64_t d) {
+    for (int64_t t = 0; t < column.count; ++t) {
+      const int64_t block_source = s + t * column.source_stride;
+      const int64_t block_destination = d + t * column.destination_stride;
+      const int64_t next = block_source + column.source_stride;
+      int64_t line = 0;
+      for (int64_t g = 0; g < sweep.count; ++g) {
+        for (int64_t r = 0; r < band.count; ++r) {
+          for (int64_t u = 0; u < lines_per_call; ++u, ++line) {
+            const int64_t k = line / tile_lines;  // the next block's tiles, in address order
+            prefetch_line(
+                source,
+                (next + (k / groups) * band.source_stride + (k % groups) * source_group) * 4 +
+                    (line % tile_lines) * 64);
+          }
+          tile(block_source + g * sweep.source_stride + r * band.source_stride,
+               block_destination + g * sweep.destination_stride + r * band.destination_stride);
+        }
+      }
+    }
+  });
 }
 
 // 16x16 tiles of 4-byte elements assembled from small tiles (T(8,128) has 8x8 pieces): rows
@@ -130,6 +177,10 @@ void grouped_transpose_box(const StridedBox& box, bool streaming, const std::byt
       return;
     }
     const StridedAxis& sweep = box.axes[4];
+    if (box.axes.size() >= 7 && box.axes[6].count > 1) {
+      block_transpose(box, source_group, tile, source);
+      return;
+    }
     const int64_t ahead = box.axes[5].source_stride * 4;
     const int64_t share = a.count * a.source_stride * 4 / sweep.count;  // bytes per group per step
     const int64_t groups = 16 / a.count;
@@ -438,8 +489,7 @@ std::string simd_target(const StridedBox& box, const CopyKernel& k) {
       return k.streaming ? fmt::format("{} (Highway)", stream_target()) : "none (memcpy)";
     case KernelKind::kTranspose: {
       if (k.source_bits == 32) {
-        return has_avx2() ? "AVX2 (hand-written)"
-                          : fmt::format("{} (Highway)", portable_transpose_target());
+        return fmt::format("{} (Highway)", transpose_target());
       }
       return uses_interleave(box, k) ? "AVX2 (hand-written)" : "none (scalar)";
     }

@@ -1,8 +1,6 @@
-// The 16x16 transpose of 4-byte elements written once with Highway, for every CPU the
-// hand-written AVX2 kernel (simd_kernels.cpp) does not run on: aarch64 (NEON/SVE), x86 without
-// AVX2. 128-bit vectors (4 floats) on every target (NEON has no wider ones), so the same code is a
-// 4x4 block transpose everywhere. The AVX2 kernel's 8x8 blocks of 256-bit vectors are not ported;
-// simd_kernels.cpp gives the figures for keeping it where AVX2 runs.
+// The 16x16 transpose of 4-byte elements written once with Highway and dispatched at run time:
+// 4x4 transposes inside each 128-bit block, with vectors as wide as the target has (SSE4/NEON 4
+// floats, AVX2 8, AVX-512 16: then each destination line is one 64-byte store).
 //
 // This file is included once per target by hwy/foreach_target.h.
 #undef HWY_TARGET_INCLUDE
@@ -20,51 +18,155 @@ namespace tessera::relayout::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
 #if HWY_TARGET != HWY_SCALAR  // one lane: Transpose16x16 copies element by element
-// Rows first..first+3, columns column..column+3: o_m = column + m of those rows.
-template <class D, class V, class SourceRows>
-HWY_INLINE void Transpose4x4(D d, const SourceRows& from, int first, int column, V& o0, V& o1,
-                             V& o2, V& o3) {
-  const auto row = [&](int k) {
-    return hn::LoadU(d, reinterpret_cast<const float*>(from(first + k)) + column);
-  };
-  const V r0 = row(0), r1 = row(1), r2 = row(2), r3 = row(3);
-  const V t0 = hn::InterleaveLower(d, r0, r1);  // a0 b0 a1 b1
-  const V t1 = hn::InterleaveUpper(d, r0, r1);  // a2 b2 a3 b3
-  const V t2 = hn::InterleaveLower(d, r2, r3);  // c0 d0 c1 d1
-  const V t3 = hn::InterleaveUpper(d, r2, r3);  // c2 d2 c3 d3
-  o0 = hn::ConcatLowerLower(d, t2, t0);         // a0 b0 c0 d0
-  o1 = hn::ConcatUpperUpper(d, t2, t0);         // a1 b1 c1 d1
-  o2 = hn::ConcatLowerLower(d, t3, t1);
-  o3 = hn::ConcatUpperUpper(d, t3, t1);
+// Vectors of 4 (SSE4, NEON, SVE: 128-bit), 8 (AVX2) or 16 (AVX-512) floats: as many 128-bit
+// blocks as the target has, up to a whole 64-byte line. Scalable vectors (SVE) get 4 lanes: their
+// length is not known when this is compiled.
+#if HWY_HAVE_SCALABLE
+constexpr size_t kLanes = 4;
+#else
+constexpr size_t kLanes = HWY_MIN(16, HWY_MAX_BYTES / sizeof(float));
+#endif
+using Tile = hn::FixedTag<float, kLanes>;
+#if HWY_HAVE_FLOAT64
+using Pairs = hn::Repartition<double, Tile>;  // two floats as one lane (unpcklpd on x86)
+#else
+using Pairs = hn::Repartition<uint64_t, Tile>;
+#endif
+
+// Block b (128 bits) of the result = columns column..column+3 of row first + 4 * b. On AVX2 a
+// 16-byte load plus vinsertf128 from memory per vector, so the 4x4 transposes below need no
+// cross-block permutes (the same scheme as the old hand-written AVX2 kernel).
+template <class D, class SourceRows>
+HWY_INLINE hn::Vec<D> LoadRowBlocks(D d, const SourceRows& from, int first, int column) {
+  if constexpr (hn::MaxLanes(D()) == 4) {
+    return hn::LoadU(d, reinterpret_cast<const float*>(from(first)) + column);
+  } else {
+    const hn::Half<D> dh;
+    constexpr int kHalfRows = static_cast<int>(hn::MaxLanes(hn::Half<D>()));  // 4 rows per block
+    return hn::Combine(d, LoadRowBlocks(dh, from, first + kHalfRows, column),
+                       LoadRowBlocks(dh, from, first, column));
+  }
 }
 
-// Destination rows column..column+3 get source rows 0..15 of those columns: four 4x4 block
-// transposes, then each destination row's 64 bytes stored back to back (non-temporal halves of a
-// line stored apart evict partial lines: simd_kernels.cpp). Named vectors, no arrays: SVE
-// vectors are sizeless types.
+// Rows first + k + 4b (k < 4, every block b), columns column..column+3: block b of o_m holds
+// column column + m of rows first + 4b .. first + 4b + 3, i.e. destination row column + m,
+// elements first + 4b .. first + 4b + 3. Two interleaves per 128-bit block, no permutes.
+template <class SourceRows>
+HWY_INLINE void Transpose4x4Blocks(const SourceRows& from, int first, int column, hn::Vec<Tile>& o0,
+                                   hn::Vec<Tile>& o1, hn::Vec<Tile>& o2, hn::Vec<Tile>& o3) {
+  const Tile d;
+  const Pairs d2;
+  const auto r0 = LoadRowBlocks(d, from, first, column);
+  const auto r1 = LoadRowBlocks(d, from, first + 1, column);
+  const auto r2 = LoadRowBlocks(d, from, first + 2, column);
+  const auto r3 = LoadRowBlocks(d, from, first + 3, column);
+  const auto t0 = hn::BitCast(d2, hn::InterleaveLower(d, r0, r1));  // a0 b0 a1 b1
+  const auto t1 = hn::BitCast(d2, hn::InterleaveUpper(d, r0, r1));  // a2 b2 a3 b3
+  const auto t2 = hn::BitCast(d2, hn::InterleaveLower(d, r2, r3));  // c0 d0 c1 d1
+  const auto t3 = hn::BitCast(d2, hn::InterleaveUpper(d, r2, r3));  // c2 d2 c3 d3
+  o0 = hn::BitCast(d, hn::InterleaveLower(d2, t0, t2));             // a0 b0 c0 d0
+  o1 = hn::BitCast(d, hn::InterleaveUpper(d2, t0, t2));             // a1 b1 c1 d1
+  o2 = hn::BitCast(d, hn::InterleaveLower(d2, t1, t3));
+  o3 = hn::BitCast(d, hn::InterleaveUpper(d2, t1, t3));
+}
+
+template <class DestinationRows>
+HWY_INLINE void StoreRowPart(const DestinationRows& to, int row, int first, hn::Vec<Tile> v,
+                             bool stream) {
+  const Tile d;
+  float* out = reinterpret_cast<float*>(to(row)) + first;
+  if (stream) {
+    hn::Stream(v, d, out);
+  } else {
+    hn::StoreU(v, d, out);
+  }
+}
+
+// 8 and 16 lanes: destination rows column..column+7 get source rows 0..15 of those columns. Each
+// source row's 32 bytes are read together: the rows of a tile are often 2^k bytes apart, so all 16
+// sit in one 8-way L1 set and a row read in four 16-byte pieces at different times misses four
+// times. Each destination row's 64 bytes are stored back to back (non-temporal parts of a line
+// stored apart evict partial lines: 0.17x of a copy, BENCHMARKS.md).
+template <class SourceRows, class DestinationRows>
+HWY_INLINE void Transpose8Columns(const SourceRows& from, const DestinationRows& to, int column,
+                                  bool stream) {
+  using V = hn::Vec<Tile>;
+  V a0, a1, a2, a3, c0, c1, c2, c3;
+  Transpose4x4Blocks(from, 0, column, a0, a1, a2, a3);
+  Transpose4x4Blocks(from, 0, column + 4, c0, c1, c2, c3);
+  if constexpr (kLanes == 16) {  // one whole line per destination row
+    StoreRowPart(to, column + 0, 0, a0, stream);
+    StoreRowPart(to, column + 1, 0, a1, stream);
+    StoreRowPart(to, column + 2, 0, a2, stream);
+    StoreRowPart(to, column + 3, 0, a3, stream);
+    StoreRowPart(to, column + 4, 0, c0, stream);
+    StoreRowPart(to, column + 5, 0, c1, stream);
+    StoreRowPart(to, column + 6, 0, c2, stream);
+    StoreRowPart(to, column + 7, 0, c3, stream);
+  } else {
+    V b0, b1, b2, b3, e0, e1, e2, e3;
+    Transpose4x4Blocks(from, 8, column, b0, b1, b2, b3);
+    Transpose4x4Blocks(from, 8, column + 4, e0, e1, e2, e3);
+    const auto line = [&](int row, V low, V high) {
+      StoreRowPart(to, row, 0, low, stream);
+      StoreRowPart(to, row, 8, high, stream);
+    };
+    line(column + 0, a0, b0);
+    line(column + 1, a1, b1);
+    line(column + 2, a2, b2);
+    line(column + 3, a3, b3);
+    line(column + 4, c0, e0);
+    line(column + 5, c1, e1);
+    line(column + 6, c2, e2);
+    line(column + 7, c3, e3);
+  }
+}
+
+// Ordinary stores (a destination in cache, such as the staged transpose's L1 buffer): source rows
+// first..first+kLanes-1, all 16 columns, each destination row's part stored on its own. Each
+// source line is then read whole, once, while at most 8 of them are live: rows 2^k bytes apart
+// share one 8-way L1 set (and at 64 KiB one L2 set), and 16 live lines evict each other.
+template <class SourceRows, class DestinationRows>
+HWY_INLINE void TransposeRowGroup(const SourceRows& from, const DestinationRows& to, int first) {
+  using V = hn::Vec<Tile>;
+  V a0, a1, a2, a3, b0, b1, b2, b3, c0, c1, c2, c3, e0, e1, e2, e3;
+  Transpose4x4Blocks(from, first, 0, a0, a1, a2, a3);
+  Transpose4x4Blocks(from, first, 4, b0, b1, b2, b3);
+  Transpose4x4Blocks(from, first, 8, c0, c1, c2, c3);
+  Transpose4x4Blocks(from, first, 12, e0, e1, e2, e3);
+  StoreRowPart(to, 0, first, a0, false);
+  StoreRowPart(to, 1, first, a1, false);
+  StoreRowPart(to, 2, first, a2, false);
+  StoreRowPart(to, 3, first, a3, false);
+  StoreRowPart(to, 4, first, b0, false);
+  StoreRowPart(to, 5, first, b1, false);
+  StoreRowPart(to, 6, first, b2, false);
+  StoreRowPart(to, 7, first, b3, false);
+  StoreRowPart(to, 8, first, c0, false);
+  StoreRowPart(to, 9, first, c1, false);
+  StoreRowPart(to, 10, first, c2, false);
+  StoreRowPart(to, 11, first, c3, false);
+  StoreRowPart(to, 12, first, e0, false);
+  StoreRowPart(to, 13, first, e1, false);
+  StoreRowPart(to, 14, first, e2, false);
+  StoreRowPart(to, 15, first, e3, false);
+}
+
+// 4 lanes: destination rows column..column+3 from four 4x4 transposes (16 vectors held).
 template <class SourceRows, class DestinationRows>
 HWY_INLINE void Transpose4Columns(const SourceRows& from, const DestinationRows& to, int column,
                                   bool stream) {
-  const hn::FixedTag<float, 4> d;
-  using V = hn::Vec<decltype(d)>;
+  using V = hn::Vec<Tile>;
   V a0, a1, a2, a3, b0, b1, b2, b3, c0, c1, c2, c3, e0, e1, e2, e3;
-  Transpose4x4(d, from, 0, column, a0, a1, a2, a3);
-  Transpose4x4(d, from, 4, column, b0, b1, b2, b3);
-  Transpose4x4(d, from, 8, column, c0, c1, c2, c3);
-  Transpose4x4(d, from, 12, column, e0, e1, e2, e3);
+  Transpose4x4Blocks(from, 0, column, a0, a1, a2, a3);
+  Transpose4x4Blocks(from, 4, column, b0, b1, b2, b3);
+  Transpose4x4Blocks(from, 8, column, c0, c1, c2, c3);
+  Transpose4x4Blocks(from, 12, column, e0, e1, e2, e3);
   const auto line = [&](int m, V v0, V v1, V v2, V v3) {
-    auto* out = reinterpret_cast<float*>(to(column + m));
-    if (stream) {
-      hn::Stream(v0, d, out);
-      hn::Stream(v1, d, out + 4);
-      hn::Stream(v2, d, out + 8);
-      hn::Stream(v3, d, out + 12);
-    } else {
-      hn::StoreU(v0, d, out);
-      hn::StoreU(v1, d, out + 4);
-      hn::StoreU(v2, d, out + 8);
-      hn::StoreU(v3, d, out + 12);
-    }
+    StoreRowPart(to, column + m, 0, v0, stream);
+    StoreRowPart(to, column + m, 4, v1, stream);
+    StoreRowPart(to, column + m, 8, v2, stream);
+    StoreRowPart(to, column + m, 12, v3, stream);
   };
   line(0, a0, b0, c0, e0);
   line(1, a1, b1, c1, e1);
@@ -81,8 +183,24 @@ HWY_INLINE void Transpose16x16(const SourceRows& from, const DestinationRows& to
     for (int i = 0; i < 16; ++i) std::memcpy(to(j) + 4 * i, from(i) + 4 * j, 4);
   }
 #else
-  const bool stream = streaming && to.aligned(16);
-  for (int column = 0; column < 16; column += 4) Transpose4Columns(from, to, column, stream);
+  const bool stream = streaming && to.aligned(kLanes * sizeof(float));
+  // Unrolled by hand: with constant columns the row addresses fold into the loads (a loop kept
+  // them in spilled registers: ~50 scalar instructions per 4 columns on AVX2).
+  if (!stream && kLanes <= 8) {
+    for (int first = 0; first < 16; first += static_cast<int>(kLanes)) {
+      TransposeRowGroup(from, to, first);
+    }
+    return;
+  }
+  if constexpr (kLanes >= 8) {
+    Transpose8Columns(from, to, 0, stream);
+    Transpose8Columns(from, to, 8, stream);
+  } else {
+    Transpose4Columns(from, to, 0, stream);
+    Transpose4Columns(from, to, 4, stream);
+    Transpose4Columns(from, to, 8, stream);
+    Transpose4Columns(from, to, 12, stream);
+  }
 #endif
 }
 
@@ -114,21 +232,20 @@ HWY_EXPORT(TransposeStrided);
 HWY_EXPORT(TransposeListed);
 HWY_EXPORT(TransposeTarget);
 
-void portable_transpose_16x16_f32(const std::byte* source, int64_t source_stride,
-                                  int64_t source_group, std::byte* destination,
-                                  int64_t destination_stride, int64_t destination_group,
-                                  bool streaming) {
+void transpose_16x16_f32(const std::byte* source, int64_t source_stride, int64_t source_group,
+                         std::byte* destination, int64_t destination_stride,
+                         int64_t destination_group, bool streaming) {
   HWY_DYNAMIC_DISPATCH(TransposeStrided)
   (source, source_stride, source_group, destination, destination_stride, destination_group,
    streaming);
 }
 
-void portable_transpose_16x16_f32(const std::byte* const* source_rows,
-                                  std::byte* const* destination_rows, bool streaming) {
+void transpose_16x16_f32(const std::byte* const* source_rows, std::byte* const* destination_rows,
+                         bool streaming) {
   HWY_DYNAMIC_DISPATCH(TransposeListed)(source_rows, destination_rows, streaming);
 }
 
-const char* portable_transpose_target() {
+const char* transpose_target() {
   return HWY_DYNAMIC_DISPATCH(TransposeTarget)();
 }
 

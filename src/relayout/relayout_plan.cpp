@@ -67,13 +67,21 @@ void split_into_tasks(const StridedBox& box, const CopyKernel& kernel, bool fill
     }
   }
   const int64_t count = axis ? box.axes[*axis].count : 1;
-  const int64_t pieces = std::clamp<int64_t>(bytes / kTaskBytes, 1, count);
+  // A staged transpose (staged_transpose.h) splits its source rows: pieces of whole 16-row tiles,
+  // at least 128 rows (one band) where there are enough. Measured on f32[4096,4096], 1 thread:
+  // 64-row pieces 0.46-0.57 of a copy, 128-row 0.51-0.63.
+  const bool staged = !fill && kernel.kind == KernelKind::kTranspose && !kernel.grouped &&
+                      kernel.streaming && axis == 0u;
+  const int64_t unit = staged ? 16 : 1;
+  const int64_t units = (count + unit - 1) / unit;
+  const int64_t pieces = std::clamp<int64_t>(bytes / kTaskBytes, 1,
+                                             staged ? std::max<int64_t>(1, count / 128) : count);
   for (int64_t p = 0; p < pieces; ++p) {
     Task t{box, kernel, fill};
     if (pieces > 1) {
       StridedAxis& a = t.box.axes[*axis];
-      const int64_t begin = count * p / pieces;
-      const int64_t end = count * (p + 1) / pieces;
+      const int64_t begin = std::min(count, units * p / pieces * unit);
+      const int64_t end = std::min(count, units * (p + 1) / pieces * unit);
       t.box.source_base += begin * a.source_stride;
       t.box.destination_base += begin * a.destination_stride;
       a.count = end - begin;

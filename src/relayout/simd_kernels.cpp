@@ -1,15 +1,14 @@
-// Hand-written AVX2 kernels (transposes, interleaves, bit packing) compiled for that target only
+// Hand-written AVX2 kernels (interleaves, bit packing) compiled for that target only
 // and called after a run-time CPU check, so the library itself is built for the baseline x86-64
 // and runs anywhere; on other CPUs and architectures (aarch64) these functions report false or
 // are not called, and the scalar loops in copy_kernels.cpp take over. The contiguous streaming
-// copies are portable Highway code (streaming_kernels.cpp). These stay hand-written AVX2: they
-// were tuned and measured here (BENCHMARKS.md) and have not been ported to Highway yet.
+// copies and the 16x16 transposes are portable Highway code (streaming_kernels.cpp,
+// portable_transpose.cpp). These stay hand-written AVX2: they were tuned and measured here
+// (BENCHMARKS.md) and have not been ported to Highway yet.
 #include "relayout/simd_kernels.h"
 
 #include <algorithm>
 #include <cstring>
-
-#include "relayout/tile_rows.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 // GCC 12's AVX-512 headers read _mm512_undefined_*() values, which -Wuninitialized flags
@@ -82,61 +81,6 @@ TESSERA_AVX2 void interleave_avx2(const std::byte* source, int64_t row_bytes, in
   }
 }
 
-// out[m] = column `column + m` of rows first..first+7: element i of out[m] is row first + i.
-// Each row is read as two 16-byte halves placed by vinsertf128 (rows k and k + 4 share a
-// register), which saves the cross-lane permutes of the usual unpack/shuffle/permute network.
-template <class Rows>
-TESSERA_AVX2 inline void transpose_8x8(const Rows& rows, int first, int column, __m256 out[8]) {
-  __m256 r[8];
-  for (int k = 0; k < 4; ++k) {
-    const auto* upper = reinterpret_cast<const float*>(rows(first + k)) + column;
-    const auto* lower = reinterpret_cast<const float*>(rows(first + k + 4)) + column;
-    r[k] =
-        _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(upper)), _mm_loadu_ps(lower), 1);
-    r[k + 4] = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(upper + 4)),
-                                    _mm_loadu_ps(lower + 4), 1);
-  }
-  for (int h = 0; h < 8; h += 4) {
-    const __m256 t0 = _mm256_unpacklo_ps(r[h], r[h + 1]);
-    const __m256 t1 = _mm256_unpackhi_ps(r[h], r[h + 1]);
-    const __m256 t2 = _mm256_unpacklo_ps(r[h + 2], r[h + 3]);
-    const __m256 t3 = _mm256_unpackhi_ps(r[h + 2], r[h + 3]);
-    out[h] = _mm256_shuffle_ps(t0, t2, 0x44);
-    out[h + 1] = _mm256_shuffle_ps(t0, t2, 0xEE);
-    out[h + 2] = _mm256_shuffle_ps(t1, t3, 0x44);
-    out[h + 3] = _mm256_shuffle_ps(t1, t3, 0xEE);
-  }
-}
-
-// Kept beside the portable Highway transpose (portable_transpose.cpp, 4x4 blocks of 128-bit
-// vectors) because it measured faster: f32[4096,4096] in 64x512 blocks, 1 thread, streaming
-// stores, medians of 21-41 interleaved runs against a streaming copy on this AMD EPYC (shared,
-// load ~22): 0.34 / 0.26 / 0.32 of the copy against Highway's 0.31 / 0.28 / 0.28 (2026-11-23).
-// 16x16 entirely in registers, one 8-column half at a time: both 32-byte halves of a destination
-// row are stored back to back. Measured here (AMD Zen 3): anything else loses to this by far.
-// Non-temporal halves of a line stored apart evict partial lines (0.17x of a copy), and ordinary
-// stores to an L1 staging tile stall behind the non-temporal ones in the store queue (0.4x).
-template <class SourceRows, class DestinationRows>
-TESSERA_AVX2 inline void transpose_16x16_avx2(const SourceRows& from, const DestinationRows& to,
-                                              bool streaming) {
-  const bool stream = streaming && to.aligned();
-  for (int half = 0; half < 16; half += 8) {
-    __m256 upper[8], lower[8];
-    transpose_8x8(from, 0, half, upper);
-    transpose_8x8(from, 8, half, lower);
-    for (int m = 0; m < 8; ++m) {
-      auto* out = reinterpret_cast<float*>(to(half + m));
-      if (stream) {
-        _mm256_stream_ps(out, upper[m]);
-        _mm256_stream_ps(out + 8, lower[m]);
-      } else {
-        _mm256_storeu_ps(out, upper[m]);
-        _mm256_storeu_ps(out + 8, lower[m]);
-      }
-    }
-  }
-}
-
 // Per group of 8 rows, byte c of a group vector collects bit 0 of rows 8g..8g+7 at column c
 // (Horner: double, then or in the next row's bit; bytes never carry), so the four group vectors
 // hold each column's word as 4 bytes, which a 4-way interleave puts in place. No bit-matrix
@@ -181,29 +125,6 @@ bool has_avx2() {
   return yes;
 }
 
-void transpose_16x16_f32(const std::byte* const* source_rows, std::byte* const* destination_rows,
-                         bool streaming) {
-  if (!has_avx2()) {
-    portable_transpose_16x16_f32(source_rows, destination_rows, streaming);
-    return;
-  }
-  transpose_16x16_avx2(ListedRows<const std::byte>{source_rows},
-                       ListedRows<std::byte>{destination_rows}, streaming);
-}
-
-void transpose_16x16_f32(const std::byte* source, int64_t source_stride, int64_t source_group,
-                         std::byte* destination, int64_t destination_stride,
-                         int64_t destination_group, bool streaming) {
-  if (!has_avx2()) {
-    portable_transpose_16x16_f32(source, source_stride, source_group, destination,
-                                 destination_stride, destination_group, streaming);
-    return;
-  }
-  transpose_16x16_avx2(StridedRows<const std::byte>{source, source_stride, source_group},
-                       StridedRows<std::byte>{destination, destination_stride, destination_group},
-                       streaming);
-}
-
 bool interleave_rows(const std::byte* source, int64_t source_row_bytes, int rows, int element_bytes,
                      int64_t columns, std::byte* destination, bool streaming, int64_t repeat,
                      int64_t source_step, int64_t destination_step) {
@@ -227,16 +148,6 @@ bool pack_bits_32_rows(const std::byte* source, int64_t source_row_bytes, int64_
 
 bool has_avx2() {
   return false;
-}
-void transpose_16x16_f32(const std::byte* const* source_rows, std::byte* const* destination_rows,
-                         bool streaming) {
-  portable_transpose_16x16_f32(source_rows, destination_rows, streaming);
-}
-void transpose_16x16_f32(const std::byte* source, int64_t source_stride, int64_t source_group,
-                         std::byte* destination, int64_t destination_stride,
-                         int64_t destination_group, bool streaming) {
-  portable_transpose_16x16_f32(source, source_stride, source_group, destination, destination_stride,
-                               destination_group, streaming);
 }
 bool interleave_rows(const std::byte*, int64_t, int, int, int64_t, std::byte*, bool, int64_t,
                      int64_t, int64_t) {

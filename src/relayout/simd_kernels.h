@@ -32,8 +32,12 @@ const char* stream_target();
 void prefetch_line(const std::byte* base, int64_t offset);
 
 // One 16x16 tile of 4-byte elements: destination_rows[j][i] = source_rows[i][j], i, j < 16.
-// Any CPU: the hand-written AVX2 kernel where has_avx2(), else the portable Highway one. Each
-// destination row gets its 64 bytes from adjacent stores, so non-temporal stores fill whole lines.
+// Highway code (portable_transpose.cpp) dispatched to the best target of this CPU: 4x4
+// transposes inside 128-bit blocks of 4 (SSE4, NEON, SVE), 8 (AVX2) or 16 (AVX-512) floats.
+// Each destination row gets its 64 bytes from adjacent stores, so non-temporal stores fill
+// whole lines. It replaced a hand-written AVX2 kernel, which measured the same here in the
+// staged transpose and 0-6 points of a copy ahead with direct non-temporal stores (BENCHMARKS.md,
+// "Issue 13: staged transposes"). That kernel could not use AVX-512.
 void transpose_16x16_f32(const std::byte* const* source_rows, std::byte* const* destination_rows,
                          bool streaming);
 // The same with rows given by strides (bytes): source row k (< 16) at
@@ -42,15 +46,8 @@ void transpose_16x16_f32(const std::byte* const* source_rows, std::byte* const* 
 void transpose_16x16_f32(const std::byte* source, int64_t source_stride, int64_t source_group,
                          std::byte* destination, int64_t destination_stride,
                          int64_t destination_group, bool streaming);
-// The same two, always with the portable kernel (portable_transpose.cpp), and the Highway target
-// it runs with here.
-void portable_transpose_16x16_f32(const std::byte* const* source_rows,
-                                  std::byte* const* destination_rows, bool streaming);
-void portable_transpose_16x16_f32(const std::byte* source, int64_t source_stride,
-                                  int64_t source_group, std::byte* destination,
-                                  int64_t destination_stride, int64_t destination_group,
-                                  bool streaming);
-const char* portable_transpose_target();
+// Highway's name of the target transpose_16x16_f32 runs with here ("AVX2", "AVX3", "NEON", ...).
+const char* transpose_target();
 
 // Interleaves `rows` (2 or 4) source rows of `columns` elements of `element_bytes` (1 or 2; a
 // multiple of 32 bytes per row): destination[j * rows + i] = row_i[j]. This is the packing of

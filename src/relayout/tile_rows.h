@@ -1,5 +1,5 @@
-// The 16 rows of a 16x16 tile of 4-byte elements, for the transpose kernels (hand-written AVX2
-// in simd_kernels.cpp, portable Highway in portable_transpose.cpp).
+// The 16 rows of a 16x16 tile of 4-byte elements, for the Highway transpose kernel
+// (portable_transpose.cpp).
 #pragma once
 
 #include <cstdint>

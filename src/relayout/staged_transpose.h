@@ -1,0 +1,27 @@
+// The transpose of a large matrix of 4-byte elements written with non-temporal stores, arranged
+// for this host's memory system (BENCHMARKS.md, "Issue 13: staged transposes").
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace tessera::relayout {
+
+// destination[j][i] = source[i][j] for i < rows, j < columns (4-byte elements; row strides in
+// bytes). Writes the destination with non-temporal stores: the caller issues store_fence().
+//
+// Why staged: a 16x16 register transpose writes one 64-byte line to each of 16 destination rows
+// per tile. Written alone (no reads), 64 MiB of such scattered non-temporal lines took 1.8x the
+// time of a 64 MiB copy here, runs of 256 bytes or more per row 0.4-0.9x. So bands of up to 128
+// source rows are transposed tile by tile into a small L1 buffer (16 destination rows x band), and
+// each destination row's band (512 bytes) then goes out as one run. The source lines of the next
+// group of tiles are prefetched row by row, the order the hardware prefetcher does not produce for
+// 128 rows.
+//
+// Example: rows = 3, columns = 2, source rows {1 2} {3 4} {5 6}
+//          -> destination rows {1 3 5} {2 4 6}.
+// Rows and columns that are not multiples of 16 are finished element by element.
+void staged_transpose_f32(const std::byte* source, int64_t rows, int64_t source_row_bytes,
+                          std::byte* destination, int64_t columns, int64_t destination_row_bytes);
+
+}  // namespace tessera::relayout
