@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <vector>
 
@@ -240,7 +241,9 @@ bool take_group(StridedBox& box, int64_t run, int64_t group, bool destination_si
 void sort_outer_by_source(StridedBox& box, std::size_t first) {
   std::stable_sort(
       box.axes.begin() + static_cast<std::ptrdiff_t>(first), box.axes.end(),
-      [](const StridedAxis& x, const StridedAxis& y) { return x.source_stride < y.source_stride; });
+      [](const StridedAxis& x, const StridedAxis& y) {
+        return std::abs(x.source_stride) < std::abs(y.source_stride);
+      });
   std::erase_if(box.axes, [&](const StridedAxis& axis) {
     return axis.count == 1 && &axis - box.axes.data() >= static_cast<std::ptrdiff_t>(first);
   });
@@ -248,11 +251,22 @@ void sort_outer_by_source(StridedBox& box, std::size_t first) {
 
 // For 4-byte transposes whose tiles are smaller than 16x16 (A and B dividing 16): groups
 // neighbouring tiles into 16x16 ones. Returns false (box unchanged) when the axes do not allow it.
+// When one side is shorter than 16, the other (a multiple of 16) is cut into runs of 16 first:
+// Fortran order to T(8,128) is 128 rows by 8 columns, and two such strips make a 16x16 tile
+// (without this, every tile took the scalar loop: 6.6x the C-order time; BENCHMARKS.md, "Strided
+// NumPy arrays"). Boxes with both sides of 16 or more keep the blocked plain transpose.
 bool group_small_tiles(StridedBox& box) {
-  const int64_t rows = box.axes[0].count;
-  const int64_t columns = box.axes[1].count;
-  if (rows > 16 || columns > 16 || 16 % rows != 0 || 16 % columns != 0) return false;
   StridedBox grouped = box;
+  for (std::size_t side = 0; side < 2; ++side) {
+    StridedAxis& axis = grouped.axes[side];
+    if (axis.count <= 16 || axis.count % 16 != 0 || box.axes[1 - side].count >= 16) continue;
+    const StridedAxis rest{axis.count / 16, axis.source_stride * 16, axis.destination_stride * 16};
+    axis.count = 16;
+    grouped.axes.insert(grouped.axes.begin() + 2, rest);
+  }
+  const int64_t rows = grouped.axes[0].count;
+  const int64_t columns = grouped.axes[1].count;
+  if (rows > 16 || columns > 16 || 16 % rows != 0 || 16 % columns != 0) return false;
   if (!take_group(grouped, rows, 16 / rows, true, 2)) return false;
   if (!take_group(grouped, columns, 16 / columns, false, 3)) return false;
   sort_outer_by_source(grouped, 4);
@@ -322,7 +336,7 @@ CopyKernel choose_copy_kernel(StridedBox& box, int source_bits, int destination_
       // T(8,128) <-> row-major: 0.6x -> 1.0x of a copy.
       std::stable_sort(box.axes.begin() + 1, box.axes.end(),
                        [](const StridedAxis& a, const StridedAxis& b) {
-                         return a.source_stride < b.source_stride;
+                         return std::abs(a.source_stride) < std::abs(b.source_stride);
                        });
       k.streaming = streaming && inner.count * bytes >= 256;  // Highway: every target streams
       return k;

@@ -4,6 +4,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <optional>
 #include <thread>
@@ -61,9 +62,11 @@ void split_into_tasks(const StridedBox& box, const CopyKernel& kernel, bool fill
   std::optional<std::size_t> axis;
   for (std::size_t k = first; k < box.axes.size(); ++k) {
     const StridedAxis& a = box.axes[k];
-    const int64_t stride = fill ? a.destination_stride : a.source_stride;
-    if (a.count > 1 && (!axis || stride > (fill ? box.axes[*axis].destination_stride
-                                                : box.axes[*axis].source_stride))) {
+    // Magnitudes: a reversed view's axes move backwards but just as far.
+    const auto moves = [&](const StridedAxis& x) {
+      return std::abs(fill ? x.destination_stride : x.source_stride);
+    };
+    if (a.count > 1 && (!axis || moves(a) > moves(box.axes[*axis]))) {
       axis = k;
     }
   }
