@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "support/random_bytes.h"
 #include "support/random_layouts.h"
 #include "tessera/error.h"
 #include "tessera/relayout/relayout_plan.h"
@@ -23,11 +24,7 @@ namespace {
 
 using Bytes = std::vector<std::byte>;
 
-Bytes random_bytes(int64_t n, std::mt19937_64& rng) {
-  Bytes b(static_cast<std::size_t>(n));
-  for (std::byte& x : b) x = static_cast<std::byte>(rng());
-  return b;
-}
+using testing::random_bytes;
 
 TEST(StridedArray, FootprintsOfTheHeaderExamples) {
   const auto footprint = [](StridedArray a) {
