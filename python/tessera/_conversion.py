@@ -27,7 +27,7 @@ class _Conversion(NamedTuple):
 
     layout: Any  # kept alive: an identity-hashed key (npu.Tensor) must not be reused
     index_map: IndexMap
-    plan: Any  # _tessera.Relayout
+    plan: Any  # _tessera.Relayout; None in to_physical's entry per layout (plans are per strides)
     holes: bool
     widened: Optional[int]  # NumPy's elements zero-extended to this many bits first, or None
 

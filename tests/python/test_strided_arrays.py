@@ -110,7 +110,8 @@ def test_destinations_that_cannot_hold_every_element_are_refused_by_the_library(
     physical = tessera.to_physical(np.ones((3, 5), np.float32), layout)
     shared = np.lib.stride_tricks.as_strided(np.zeros(5, np.float32), shape=(3, 5), strides=(0, 4))
     assert shared.flags.writeable
-    with pytest.raises(tessera.ArgumentError, match=r"^dimension 0 of the strided destination has stride 0 \(a broadcast view\)"):
+    broadcast = r"^dimension 0 of the strided destination has stride 0 \(a broadcast view\)"
+    with pytest.raises(tessera.ArgumentError, match=broadcast):
         tessera.from_physical(physical, layout, out=shared)
     overlapping = np.lib.stride_tricks.as_strided(np.zeros(8, np.float32), shape=(3, 5), strides=(4, 4))
     with pytest.raises(tessera.ArgumentError, match="elements would overlap"):
