@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/string_view.h>
+#include <nanobind/stl/vector.h>
 
 #include <algorithm>
 #include <cstddef>
@@ -16,6 +17,7 @@
 #include "tessera/index_map.h"
 #include "tessera/relayout/fill_value.h"
 #include "tessera/relayout/relayout_plan.h"
+#include "tessera/relayout/strided_array.h"
 
 namespace nb = nanobind;
 
@@ -60,35 +62,75 @@ void execute(const relayout::RelayoutPlan& plan, ReadBuffer source, WriteBuffer 
   }
 }
 
-relayout::RelayoutPlan make_plan(const IndexMap& source, const IndexMap& destination, int threads,
-                                 uint64_t fill_bits, bool keep_padding, bool sign_extend) {
-  return relayout::plan(source, destination,
-                        {.threads = threads,
-                         .fill_bits = fill_bits,
-                         .keep_padding = keep_padding,
-                         .sign_extend = sign_extend});
+// Either side may be an IndexMap or a StridedArray (not both: a strided-to-strided copy is
+// NumPy's own np.copyto).
+template <class Source, class Destination>
+void add_constructor(nb::class_<relayout::RelayoutPlan>& plan_class) {
+  plan_class.def(
+      "__init__",
+      [](relayout::RelayoutPlan* self, const Source& source, const Destination& destination,
+         int threads, uint64_t fill_bits, bool keep_padding, bool sign_extend) {
+        new (self) relayout::RelayoutPlan(relayout::plan(source, destination,
+                                                         {.threads = threads,
+                                                          .fill_bits = fill_bits,
+                                                          .keep_padding = keep_padding,
+                                                          .sign_extend = sign_extend}));
+      },
+      nb::arg("source"), nb::arg("destination"), nb::kw_only(), nb::arg("threads") = 0,
+      nb::arg("fill_bits") = 0, nb::arg("keep_padding") = false, nb::arg("sign_extend") = false,
+      "source, destination: IndexMaps of one logical array, or one of them a StridedArray (an\n"
+      "array in memory with byte strides, read or written in place; its buffer starts at its\n"
+      "footprint's lowest byte). threads: 0 for all cores. fill_bits: the bit pattern written\n"
+      "into destination padding (its low element_bits bits). keep_padding: leave destination\n"
+      "padding untouched. sign_extend: when unpacking sub-byte elements into wider ones,\n"
+      "sign-extend.");
+}
+
+void bind_strided_array(nb::module_& module) {
+  nb::class_<relayout::StridedArray>(
+      module, "StridedArray",
+      "An array in memory as NumPy describes it: dims, element bits (whole bytes) and one byte\n"
+      "stride per dimension (negative for reversed views, zero for broadcast ones). A side of a\n"
+      "Relayout that is read or written in place.")
+      .def(
+          "__init__",
+          [](relayout::StridedArray* self, std::vector<int64_t> dims, int element_bits,
+             std::vector<int64_t> byte_strides) {
+            new (self) relayout::StridedArray{std::move(dims), element_bits,
+                                              std::move(byte_strides)};
+          },
+          nb::arg("dims"), nb::arg("element_bits"), nb::arg("byte_strides"))
+      .def_ro("dims", &relayout::StridedArray::dims)
+      .def_ro("element_bits", &relayout::StridedArray::element_bits)
+      .def_ro("byte_strides", &relayout::StridedArray::byte_strides)
+      .def(
+          "footprint",
+          [](const relayout::StridedArray& array, bool destination) {
+            const relayout::StridedFootprint f = relayout::check_strided_array(
+                array, destination ? relayout::StridedUse::kDestination
+                                   : relayout::StridedUse::kSource);
+            return nb::make_tuple(f.first_element, f.size_bytes);
+          },
+          nb::arg("destination"),
+          "(first_element, size_bytes): the bytes from the lowest byte the array touches to its\n"
+          "element 0, and to one past its highest. Raises ArgumentError when the array cannot be\n"
+          "a source (strides that are not whole elements) or, with destination=True, a\n"
+          "destination (a broadcast view, overlapping elements).");
 }
 
 }  // namespace
 
 void bind_relayout(nb::module_& module) {
-  nb::class_<relayout::RelayoutPlan>(
+  bind_strided_array(module);
+  nb::class_<relayout::RelayoutPlan> plan_class(
       module, "Relayout",
       "A conversion between two layouts (IndexMaps) of one logical array, planned once and\n"
       "executed on byte buffers many times (the C++ relayout engine: common refinement, SIMD\n"
-      "kernels, threads). Most code calls tessera.to_physical / from_physical / convert instead.")
-      .def(
-          "__init__",
-          [](relayout::RelayoutPlan* self, const IndexMap& source, const IndexMap& destination,
-             int threads, uint64_t fill_bits, bool keep_padding, bool sign_extend) {
-            new (self) relayout::RelayoutPlan(
-                make_plan(source, destination, threads, fill_bits, keep_padding, sign_extend));
-          },
-          nb::arg("source"), nb::arg("destination"), nb::kw_only(), nb::arg("threads") = 0,
-          nb::arg("fill_bits") = 0, nb::arg("keep_padding") = false, nb::arg("sign_extend") = false,
-          "threads: 0 for all cores. fill_bits: the bit pattern written into destination padding\n"
-          "(its low element_bits bits). keep_padding: leave destination padding untouched.\n"
-          "sign_extend: when unpacking sub-byte elements into wider ones, sign-extend.")
+      "kernels, threads). Most code calls tessera.to_physical / from_physical / convert instead.");
+  add_constructor<IndexMap, IndexMap>(plan_class);
+  add_constructor<relayout::StridedArray, IndexMap>(plan_class);
+  add_constructor<IndexMap, relayout::StridedArray>(plan_class);
+  plan_class
       .def("execute", &execute, nb::arg("source"), nb::arg("destination"),
            nb::arg("progress") = nb::none(),
            "Copies every element of `source` (1-D uint8, at least source_bytes long) into\n"

@@ -35,6 +35,7 @@ from ._tessera import (
     OutOfRangeError,
     Relayout,
     SizeOverflowError,
+    StridedArray,
     UnsupportedError,
     __version__,  # TESSERA_VERSION, compiled into the extension from CMakeLists.txt
     empty_bytes,
@@ -55,6 +56,7 @@ __all__ = [
     "OutOfRangeError",
     "Relayout",
     "SizeOverflowError",
+    "StridedArray",
     "UnsupportedError",
     "convert",
     "empty_bytes",

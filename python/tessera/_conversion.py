@@ -1,8 +1,9 @@
 """NumPy arrays into and out of any layout, through the C++ relayout engine.
 
-The array side is always NumPy's own row-major buffer: the plan goes straight from a row-major
-IndexMap of the array to the layout's IndexMap, so the data is read once and written once (no
-intermediate copies) with the GIL released.
+The array side is NumPy's own buffer, whatever its strides: a C-contiguous array is a row-major
+IndexMap, any other (Fortran order, transposes, slices with steps, reversed or broadcast views)
+a StridedArray that the engine reads or writes in place. The data is read once and written once
+(no intermediate C-order copy) with the GIL released.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import numpy as np
 
 from . import _tessera
 from ._dtypes import numpy_dtype, xla_element_type
-from ._tessera import ArgumentError, BufferSizeError, IndexMap, Layout
+from ._tessera import ArgumentError, BufferSizeError, IndexMap, Layout, StridedArray
 
 # Anything with an index map and an element type: Layout, npu.Tensor, or the text of a Layout.
 LayoutLike = Union[Layout, str, Any]
@@ -26,7 +27,7 @@ class _Conversion(NamedTuple):
 
     layout: Any  # kept alive: an identity-hashed key (npu.Tensor) must not be reused
     index_map: IndexMap
-    plan: Any  # _tessera.Relayout
+    plan: Any  # _tessera.Relayout; None in to_physical's entry per layout (plans are per strides)
     holes: bool
     widened: Optional[int]  # NumPy's elements zero-extended to this many bits first, or None
 
@@ -90,6 +91,44 @@ def _row_major(dtype: str, dims: tuple[int, ...], element_bits: Optional[int] = 
 def _bytes_view(array: np.ndarray) -> np.ndarray:
     """The bytes of a C-contiguous array as a 1-D uint8 view (no copy)."""
     return array.reshape(-1).view(np.uint8)
+
+
+def _strided(array: np.ndarray, element_bits: int, destination: bool) -> tuple[StridedArray, np.ndarray]:
+    """`array` as a StridedArray side of a plan and the uint8 view of its footprint (the bytes
+    from the lowest it touches to the highest), both without copying. The library validates the
+    strides (ArgumentError: a broadcast or overlapping destination, strides that are not whole
+    elements) and says where the footprint starts relative to element 0."""
+    strided = StridedArray(list(array.shape), element_bits, list(array.strides))
+    first_element, size = strided.footprint(destination)
+    element_0 = array[(slice(0, 1),) * array.ndim].reshape(1).view(np.uint8)
+    # Row 1 of this two-row view starts first_element bytes before element 0: the lowest byte.
+    rows = np.lib.stride_tricks.as_strided(
+        element_0, shape=(2, size), strides=(-first_element, 1), writeable=destination
+    )
+    return strided, rows[1]
+
+
+def _array_side(
+    array: np.ndarray, element_type: str, widened: Optional[int], destination: bool
+) -> tuple[Union[IndexMap, StridedArray], np.ndarray]:
+    """The array's side of a plan and the bytes to hand to it, without copying: a row-major
+    IndexMap and the buffer of a C-contiguous (or empty) array, a StridedArray and its footprint
+    for any other. A source whose strides are not whole elements (possible with np.ndarray's
+    strides=) cannot be addressed element by element and is copied into C order first; such a
+    destination raises the library's ArgumentError."""
+    if not array.flags.c_contiguous and array.size > 0:
+        try:
+            return _strided(array, 8 * array.dtype.itemsize, destination)
+        except ArgumentError:
+            if destination:
+                raise
+            array = np.ascontiguousarray(array)
+    return _row_major(element_type, array.shape, widened).index_map, _bytes_view(np.ascontiguousarray(array))
+
+
+def _side_key(side: Union[IndexMap, StridedArray]) -> tuple:
+    """What the cached plan depends on besides the layout: C order, or the strides."""
+    return ("strides", tuple(side.byte_strides)) if isinstance(side, StridedArray) else ("rows",)
 
 
 def _unsigned(bits: int) -> np.dtype:
@@ -195,7 +234,10 @@ def to_physical(
     """The bytes of `array` laid out as `layout`: a 1-D uint8 array of layout.size_bytes.
 
     array: anything NumPy takes, whose shape is the layout's dims and whose dtype is the layout's
-      element type (np.float32 for f32, ml_dtypes.bfloat16 for bf16, ml_dtypes.int4 for s4, bool
+      element type. An ndarray in any memory order (Fortran order, transposes, slices with steps,
+      reversed or broadcast views) is read in place, without a C-order copy (one exception:
+      strides that are not a multiple of the element size, which are copied first). The dtype
+      for each element type: np.float32 for f32, ml_dtypes.bfloat16 for bf16, ml_dtypes.int4 for s4, bool
       for pred, ...). Sub-byte layouts (E(4), E(1)) are packed low bits first, as XLA packs them.
     layout: a tessera.Layout, its text, or a tessera.npu.Tensor (then the result is the whole
       local memory image, X*S bytes, with the tensor's bytes in place).
@@ -215,17 +257,17 @@ def to_physical(
     has 96 bytes; its float32 view is [0, 1, 5, 6, 2, 3, 7, 8, 4, 0, 9, 0, 10, 11, 0, 0, ...].
     """
     layout = _targeted(layout, target)
-    source = np.asarray(array, order="C")  # copies only when `array` is not C-contiguous already
+    source = np.asarray(array)  # no copy of an ndarray, whatever its strides
+    element_type = xla_element_type(source.dtype)
     storage_bits = 8 * source.dtype.itemsize
-    fill_bits = _fill_bits(fill, xla_element_type(source.dtype))
+    fill_bits = _fill_bits(fill, element_type)
     key = ("to", _layout_key(layout), source.dtype, source.shape, threads, fill_bits, keep_padding)
 
     def build() -> _Conversion:
         target = _as_layout(layout)
-        dtype = xla_element_type(source.dtype)
-        if dtype != target.dtype:
+        if element_type != target.dtype:
             raise ArgumentError(
-                f"the array's dtype {source.dtype} is {dtype}, the layout's element type is {target.dtype}"
+                f"the array's dtype {source.dtype} is {element_type}, the layout's element type is {target.dtype}"
             )
         index_map: IndexMap = target.index_map
         if tuple(source.shape) != tuple(index_map.dims):
@@ -233,23 +275,25 @@ def to_physical(
                 f"the array's shape {tuple(source.shape)} is not the layout's dims {index_map.dims}"
             )
         widened = _widened_bits(storage_bits, index_map.element_bits)
-        plan = _tessera.Relayout(
-            _row_major(dtype, source.shape, widened).index_map,
-            index_map,
-            threads=threads,
-            fill_bits=fill_bits,
-            keep_padding=keep_padding,
-        )
-        return _Conversion(layout, index_map, plan, _has_holes(index_map), widened)
+        return _Conversion(layout, index_map, None, _has_holes(index_map), widened)
 
     conversion = _cached_conversion(key, build)
     index_map = conversion.index_map
-    if conversion.widened:
+    if conversion.widened:  # astype keeps the memory order (order="K"): still no C-order copy
         source = source.view(_unsigned(storage_bits)).astype(_unsigned(conversion.widened))
+    side, source_bytes = _array_side(source, element_type, conversion.widened, destination=False)
+    plan = _cached_conversion(
+        (key, _side_key(side)),
+        lambda: conversion._replace(
+            plan=_tessera.Relayout(
+                side, index_map, threads=threads, fill_bits=fill_bits, keep_padding=keep_padding
+            )
+        ),
+    ).plan
     destination = _check_out(out, index_map.size_bytes, source)
     if not keep_padding and conversion.holes:
         _prefill(destination, index_map, fill_bits)
-    conversion.plan.execute(_bytes_view(source), destination, progress=progress)
+    plan.execute(source_bytes, destination, progress=progress)
     return destination if out is None else out
 
 
@@ -269,8 +313,11 @@ def from_physical(
     buffer: any bytes-like object or NumPy array (its raw bytes are used), exactly
       layout.size_bytes long (a buffer of another size usually means the wrong layout);
       BufferSizeError otherwise. allow_larger=True reads the first size_bytes of a longer one.
-    out: an existing writable C-contiguous array of the right shape and dtype to write into, not
-      sharing memory with `buffer`; ArgumentError otherwise.
+    out: an existing writable array of the right shape and dtype to write into, in any memory
+      order (Fortran, a transposed, stepped or reversed view of a larger array: its elements
+      are written in place and the bytes between them are left alone), not sharing memory with
+      `buffer`; ArgumentError otherwise, and for a broadcast view (stride 0) or one whose
+      elements overlap.
 
     target: as for to_physical.
 
@@ -291,24 +338,19 @@ def from_physical(
     widened = _widened_bits(storage_bits, index_map.element_bits)
     if out is None:
         result = _tessera.empty_bytes(int(np.prod(shape, dtype=np.int64)) * (widened or storage_bits) // 8)
+        side: Union[IndexMap, StridedArray] = _row_major(layout.dtype, shape, widened).index_map
     else:
-        if not isinstance(out, np.ndarray) or out.shape != shape or out.dtype != dtype or not out.flags.c_contiguous:
-            raise ArgumentError(f"out must be a C-contiguous {dtype} array of shape {shape}")
+        if not isinstance(out, np.ndarray) or out.shape != shape or out.dtype != dtype:
+            raise ArgumentError(f"out must be a {dtype} array of shape {shape}")
         if not out.flags.writeable:
             raise ArgumentError("out is read-only")
         if widened:
             raise ArgumentError("out= is not supported for layouts wider than NumPy's storage")
-        result = _bytes_view(out)
-        _refuse_overlap(result, raw)
+        side, result = _array_side(out, layout.dtype, None, destination=True)
+        _refuse_overlap(out, raw)
     plan = _cached_conversion(
-        ("from", _layout_key(layout), threads),
-        lambda: _Conversion(
-            layout,
-            index_map,
-            _tessera.Relayout(index_map, _row_major(layout.dtype, shape, widened).index_map, threads=threads),
-            False,
-            widened,
-        ),
+        ("from", _layout_key(layout), threads, _side_key(side)),
+        lambda: _Conversion(layout, index_map, _tessera.Relayout(index_map, side, threads=threads), False, widened),
     ).plan
     plan.execute(raw, result, progress=progress)
     if out is not None:

@@ -138,14 +138,12 @@ std::vector<RangePiece> whole(const std::vector<Level>& levels) {
 
 }  // namespace
 
-std::optional<std::vector<StridedBox>> data_boxes(const IndexMap& source,
-                                                  const IndexMap& destination) {
-  const DigitForm& from = *source.digit_form();
-  const DigitForm& to = *destination.digit_form();
+std::optional<std::vector<StridedBox>> data_boxes(const DigitForm& from, const DigitForm& to,
+                                                  const std::vector<int64_t>& dims) {
   int64_t source_base = from.base;
   int64_t destination_base = to.base;
   std::vector<std::vector<BoxFactor>> per_dimension;
-  for (int dim = 0; dim < source.rank(); ++dim) {
+  for (int dim = 0; dim < static_cast<int>(dims.size()); ++dim) {
     const std::vector<Digit> a = digits_of(from, dim);
     const std::vector<Digit> b = digits_of(to, dim);
     // Both sides must count the dimension from the same origin. A side whose dimension is one
@@ -163,7 +161,7 @@ std::optional<std::vector<StridedBox>> data_boxes(const IndexMap& source,
         return std::nullopt;
       }
     }
-    const int64_t hi = lo + source.dims()[dim];
+    const int64_t hi = lo + dims[dim];
     std::vector<int64_t> weights{1};
     for (const auto* side : {&a, &b}) {
       for (const Digit& d : *side) {

@@ -20,8 +20,11 @@ namespace tessera::relayout {
 // form), each element exactly once; nullopt when the digit weights of some dimension do not
 // form a common mixed radix (e.g. tiles of 3 and 2 on one dimension), or the origins differ on a
 // dimension that both sides split into several digits.
-std::optional<std::vector<StridedBox>> data_boxes(const IndexMap& source,
-                                                  const IndexMap& destination);
+// `dims` are the array's; the digit forms may have negative strides, and a dimension may have no
+// digit on the source side (a broadcast source: every value reads one place).
+std::optional<std::vector<StridedBox>> data_boxes(const DigitForm& source,
+                                                  const DigitForm& destination,
+                                                  const std::vector<int64_t>& dims);
 
 // The destination's padding as boxes (only destination strides are meaningful): digit-grid
 // positions that are not data, plus the tail up to size_elements() when the grid is the dense

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <vector>
 
@@ -289,9 +290,10 @@ bool take_group(StridedBox& box, int64_t run, int64_t group, bool destination_si
 }
 
 void sort_outer_by_source(StridedBox& box, std::size_t first) {
-  std::stable_sort(
-      box.axes.begin() + static_cast<std::ptrdiff_t>(first), box.axes.end(),
-      [](const StridedAxis& x, const StridedAxis& y) { return x.source_stride < y.source_stride; });
+  std::stable_sort(box.axes.begin() + static_cast<std::ptrdiff_t>(first), box.axes.end(),
+                   [](const StridedAxis& x, const StridedAxis& y) {
+                     return std::abs(x.source_stride) < std::abs(y.source_stride);
+                   });
   std::erase_if(box.axes, [&](const StridedAxis& axis) {
     return axis.count == 1 && &axis - box.axes.data() >= static_cast<std::ptrdiff_t>(first);
   });
@@ -299,11 +301,22 @@ void sort_outer_by_source(StridedBox& box, std::size_t first) {
 
 // For 4-byte transposes whose tiles are smaller than 16x16 (A and B dividing 16): groups
 // neighbouring tiles into 16x16 ones. Returns false (box unchanged) when the axes do not allow it.
+// When one side is shorter than 16, the other (a multiple of 16) is cut into runs of 16 first:
+// Fortran order to T(8,128) is 128 rows by 8 columns, and two such strips make a 16x16 tile
+// (without this, every tile took the scalar loop: 6.6x the C-order time; BENCHMARKS.md, "Strided
+// NumPy arrays"). Boxes with both sides of 16 or more keep the blocked plain transpose.
 bool group_small_tiles(StridedBox& box) {
-  const int64_t rows = box.axes[0].count;
-  const int64_t columns = box.axes[1].count;
-  if (rows > 16 || columns > 16 || 16 % rows != 0 || 16 % columns != 0) return false;
   StridedBox grouped = box;
+  for (std::size_t side = 0; side < 2; ++side) {
+    StridedAxis& axis = grouped.axes[side];
+    if (axis.count <= 16 || axis.count % 16 != 0 || box.axes[1 - side].count >= 16) continue;
+    const StridedAxis rest{axis.count / 16, axis.source_stride * 16, axis.destination_stride * 16};
+    axis.count = 16;
+    grouped.axes.insert(grouped.axes.begin() + 2, rest);
+  }
+  const int64_t rows = grouped.axes[0].count;
+  const int64_t columns = grouped.axes[1].count;
+  if (rows > 16 || columns > 16 || 16 % rows != 0 || 16 % columns != 0) return false;
   if (!take_group(grouped, rows, 16 / rows, true, 2)) return false;
   if (!take_group(grouped, columns, 16 / columns, false, 3)) return false;
   sort_outer_by_source(grouped, 4);
@@ -311,8 +324,37 @@ bool group_small_tiles(StridedBox& box) {
   return true;
 }
 
+// One element at a time, in words the compiler moves in a register (a memcpy of a run-time size
+// per element was a call each): reversed and stepped NumPy views (x[:, ::-1], x[:, ::2]) come
+// here.
+template <int kBytes>
+void strided_words(const StridedBox& box, const std::byte* source, std::byte* destination) {
+  const StridedAxis& inner = box.axes[0];
+  for_each_outer(box, 1, [&](int64_t s, int64_t d) {
+    const std::byte* from = source + s * kBytes;
+    std::byte* to = destination + d * kBytes;
+    for (int64_t i = 0; i < inner.count; ++i) {
+      typename Word<kBytes>::type v;
+      std::memcpy(&v, from + i * inner.source_stride * kBytes, kBytes);
+      std::memcpy(to + i * inner.destination_stride * kBytes, &v, kBytes);
+    }
+  });
+}
+
 void strided_box(const StridedBox& box, int bytes, const std::byte* source,
                  std::byte* destination) {
+  switch (bytes) {
+    case 1:
+      return strided_words<1>(box, source, destination);
+    case 2:
+      return strided_words<2>(box, source, destination);
+    case 4:
+      return strided_words<4>(box, source, destination);
+    case 8:
+      return strided_words<8>(box, source, destination);
+    default:
+      break;
+  }
   const StridedAxis& inner = box.axes[0];
   const auto size = static_cast<std::size_t>(bytes);
   for_each_outer(box, 1, [&](int64_t s, int64_t d) {
@@ -373,7 +415,7 @@ CopyKernel choose_copy_kernel(StridedBox& box, int source_bits, int destination_
       // T(8,128) <-> row-major: 0.6x -> 1.0x of a copy.
       std::stable_sort(box.axes.begin() + 1, box.axes.end(),
                        [](const StridedAxis& a, const StridedAxis& b) {
-                         return a.source_stride < b.source_stride;
+                         return std::abs(a.source_stride) < std::abs(b.source_stride);
                        });
       k.streaming = streaming && inner.count * bytes >= 256;  // Highway: every target streams
       return k;

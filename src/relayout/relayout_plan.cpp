@@ -4,6 +4,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <optional>
 #include <thread>
@@ -12,6 +13,7 @@
 #include "relayout/common_refinement.h"
 #include "relayout/copy_kernels.h"
 #include "relayout/element_access.h"
+#include "relayout/strided_operand.h"
 #include "relayout/worker_pool.h"
 #include "tessera/error.h"
 
@@ -60,9 +62,11 @@ void split_into_tasks(const StridedBox& box, const CopyKernel& kernel, bool fill
   std::optional<std::size_t> axis;
   for (std::size_t k = first; k < box.axes.size(); ++k) {
     const StridedAxis& a = box.axes[k];
-    const int64_t stride = fill ? a.destination_stride : a.source_stride;
-    if (a.count > 1 && (!axis || stride > (fill ? box.axes[*axis].destination_stride
-                                                : box.axes[*axis].source_stride))) {
+    // Magnitudes: a reversed view's axes move backwards but just as far.
+    const auto moves = [&](const StridedAxis& x) {
+      return std::abs(fill ? x.destination_stride : x.source_stride);
+    };
+    if (a.count > 1 && (!axis || moves(a) > moves(box.axes[*axis]))) {
       axis = k;
     }
   }
@@ -271,7 +275,14 @@ void RelayoutPlan::execute_pieces(std::span<const std::byte> source,
   if (end >= static_cast<int64_t>(p.tasks.size())) p.clear_bits_past_last_element(to);
 }
 
-RelayoutPlan plan(const IndexMap& source, const IndexMap& destination, RelayoutOptions options) {
+namespace {
+
+// The plan over two sides given by their maps and the digit forms the common refinement uses
+// (the maps' own, or a strided array's). A strided destination is an array without padding
+// whose gaps belong to other data: nothing but its elements is written.
+RelayoutPlan build_plan(const IndexMap& source, const DigitForm* source_form,
+                        const IndexMap& destination, const DigitForm* destination_form,
+                        bool strided_destination, RelayoutOptions options) {
   check_same_array(source, destination);
   auto p = std::make_shared<RelayoutPlan::Implementation>(source, destination, options);
   p->threads = options.threads > 0
@@ -280,8 +291,8 @@ RelayoutPlan plan(const IndexMap& source, const IndexMap& destination, RelayoutO
   const int sb = source.element_bits();
   const int db = destination.element_bits();
   std::optional<std::vector<StridedBox>> boxes;
-  if (source.digit_form() != nullptr && destination.digit_form() != nullptr) {
-    boxes = data_boxes(source, destination);
+  if (source_form != nullptr && destination_form != nullptr) {
+    boxes = data_boxes(*source_form, *destination_form, source.dims());
   }
   p->general = !boxes.has_value();
   if (boxes) {
@@ -291,8 +302,8 @@ RelayoutPlan plan(const IndexMap& source, const IndexMap& destination, RelayoutO
       split_into_tasks(box, kernel, false, db, p->tasks);
     }
   }
-  if (!options.keep_padding) {
-    if (destination.digit_form() == nullptr) {
+  if (!options.keep_padding && !strided_destination) {
+    if (destination_form == nullptr) {
       p->fill_everything = true;
     } else {
       for (const StridedBox& box : padding_boxes(destination))
@@ -302,6 +313,25 @@ RelayoutPlan plan(const IndexMap& source, const IndexMap& destination, RelayoutO
   // The general walk runs before the tasks on the calling thread, so tasks never race with it.
   p->parallel = db % 8 == 0 || byte_ranges_disjoint(p->tasks, db);
   return RelayoutPlan(std::move(p));
+}
+
+}  // namespace
+
+RelayoutPlan plan(const IndexMap& source, const IndexMap& destination, RelayoutOptions options) {
+  return build_plan(source, source.digit_form(), destination, destination.digit_form(), false,
+                    options);
+}
+
+RelayoutPlan plan(const StridedArray& source, const IndexMap& destination,
+                  RelayoutOptions options) {
+  const StridedOperand from = strided_operand(source, StridedUse::kSource);
+  return build_plan(from.map, &from.form, destination, destination.digit_form(), false, options);
+}
+
+RelayoutPlan plan(const IndexMap& source, const StridedArray& destination,
+                  RelayoutOptions options) {
+  const StridedOperand to = strided_operand(destination, StridedUse::kDestination);
+  return build_plan(source, source.digit_form(), to.map, &to.form, true, options);
 }
 
 }  // namespace tessera::relayout

@@ -12,6 +12,16 @@ int64_t StridedBox::elements() const {
 
 void simplify(StridedBox& box) {
   std::erase_if(box.axes, [](const StridedAxis& a) { return a.count == 1; });
+  // An axis that walks backwards in the destination (a reversed NumPy view written by
+  // from_physical) is walked forwards from its other end: the same element pairs, and the
+  // destination-contiguous kernels (runs, transposes) apply again.
+  for (StridedAxis& a : box.axes) {
+    if (a.destination_stride >= 0) continue;
+    box.source_base += (a.count - 1) * a.source_stride;
+    box.destination_base += (a.count - 1) * a.destination_stride;
+    a.source_stride = -a.source_stride;
+    a.destination_stride = -a.destination_stride;
+  }
   std::stable_sort(box.axes.begin(), box.axes.end(),
                    [](const StridedAxis& a, const StridedAxis& b) {
                      return a.destination_stride < b.destination_stride;

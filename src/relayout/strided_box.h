@@ -23,9 +23,11 @@ struct StridedBox {
   int64_t elements() const;
 };
 
-// Drops count-1 axes, orders the loops destination-contiguous innermost (ascending destination
-// stride) and fuses neighbours that are contiguous on both sides: axes {4 x (1,1)}, {3 x (4,4)}
-// become {12 x (1,1)}. The set of (source, destination) element pairs does not change.
+// Drops count-1 axes, turns axes with a negative destination stride around (both strides
+// negated, both bases moved to the other end), orders the loops destination-contiguous innermost
+// (ascending destination stride) and fuses neighbours that are contiguous on both sides: axes {4 x
+// (1,1)}, {3 x (4,4)} become {12 x (1,1)}. The set of (source, destination) element pairs does not
+// change.
 void simplify(StridedBox& box);
 
 }  // namespace tessera::relayout

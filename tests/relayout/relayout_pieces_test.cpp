@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "support/random_bytes.h"
 #include "tessera/relayout/relayout_plan.h"
 #include "tessera/xla/notation.h"
 #include "tessera/xla/tiled_layout.h"
@@ -15,11 +16,7 @@ namespace {
 
 using Bytes = std::vector<std::byte>;
 
-Bytes random_bytes(int64_t n, std::mt19937_64& rng) {
-  Bytes b(static_cast<std::size_t>(n));
-  for (std::byte& x : b) x = static_cast<std::byte>(rng());
-  return b;
-}
+using testing::random_bytes;
 
 struct Case {
   const char* from;

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "support/random_bytes.h"
 #include "tessera/error.h"
 #include "tessera/xla/notation.h"
 #include "tessera/xla/tiled_layout.h"
@@ -37,11 +38,7 @@ uint64_t mask(int bits) {
   return bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
 }
 
-Bytes random_bytes(int64_t n, std::mt19937_64& rng) {
-  Bytes out(static_cast<std::size_t>(n));
-  for (auto& b : out) b = static_cast<std::byte>(rng());
-  return out;
-}
+using testing::random_bytes;
 
 // Every logical element of `to` equals that of `from` (low bits); every padding element holds
 // `fill` (or, with `untouched`, still holds its old value).
@@ -177,7 +174,7 @@ TEST(RelayoutPlanProperty, RandomXlaPairsRoundTripAndMatchTheReference) {
     Bytes back(static_cast<std::size_t>(ma.size_bytes()), std::byte{0});
     plan(mb, ma, {.threads = threads}).execute(to, back);
     expect_converted(ma, source, ma, back, back, 0, what + " round trip", mb.element_bits());
-    if (testing::Test::HasFatalFailure()) return;
+    if (::testing::Test::HasFatalFailure()) return;
     ++converted;
   }
   EXPECT_GT(converted, 90);

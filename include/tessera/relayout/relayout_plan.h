@@ -22,6 +22,7 @@
 #include <string>
 
 #include "tessera/index_map.h"
+#include "tessera/relayout/strided_array.h"
 
 namespace tessera::relayout {
 
@@ -87,5 +88,19 @@ class RelayoutPlan {
 //   plan(row_major_f32_3x5, tiled_f32_3x5_T2x2, {}).execute(src, dst) writes element (2,3) of
 //   src (offset 13) to offset 17 of dst and 0.0f into its 9 padding elements.
 RelayoutPlan plan(const IndexMap& source, const IndexMap& destination, RelayoutOptions options);
+
+// The same with one side a strided array in memory (NumPy's Fortran order, transposes, stepped,
+// reversed or broadcast views), read or written in place: no copy into row-major order first.
+// The span given to execute() for that side starts at its footprint's lowest byte and holds at
+// least StridedFootprint::size_bytes; bytes between its elements are neither read nor written,
+// and a strided destination gets no padding fill (it has none). Throws Error(kArgument) as
+// check_strided_array does (a broadcast or overlapping destination, strides that are not whole
+// elements), and Error(kInvalid) as above.
+//
+//   // x = np.asfortranarray(np.ones((4096, 4096), np.float32)): strides 4 and 16384 bytes
+//   plan(StridedArray{{4096, 4096}, 32, {4, 16384}}, tiled_f32_4096x4096_T8x128, {})
+//     .execute(x_bytes, tiled_bytes);  // one pass of 16x16 SIMD transposes, no C-order copy
+RelayoutPlan plan(const StridedArray& source, const IndexMap& destination, RelayoutOptions options);
+RelayoutPlan plan(const IndexMap& source, const StridedArray& destination, RelayoutOptions options);
 
 }  // namespace tessera::relayout

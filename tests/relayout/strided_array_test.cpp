@@ -1,0 +1,180 @@
+// Strided arrays (NumPy's byte strides) as a side of a relayout plan: the engine reads and writes
+// Fortran-order, transposed, stepped, reversed and broadcast views in place, with the bytes a
+// row-major copy of the view would give, and refuses destinations that cannot hold every element.
+#include "tessera/relayout/strided_array.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstring>
+#include <numeric>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "support/random_bytes.h"
+#include "support/random_layouts.h"
+#include "tessera/error.h"
+#include "tessera/relayout/relayout_plan.h"
+#include "tessera/xla/notation.h"
+#include "tessera/xla/tiled_layout.h"
+
+namespace tessera::relayout {
+namespace {
+
+using Bytes = std::vector<std::byte>;
+
+using testing::random_bytes;
+
+TEST(StridedArray, FootprintsOfTheHeaderExamples) {
+  const auto footprint = [](StridedArray a) {
+    const StridedFootprint f = check_strided_array(a, StridedUse::kSource);
+    return std::pair{f.first_element, f.size_bytes};
+  };
+  EXPECT_EQ(footprint({{3, 5}, 32, {4, 12}}), (std::pair<int64_t, int64_t>{0, 60}));
+  EXPECT_EQ(footprint({{3, 5}, 32, {20, -4}}), (std::pair<int64_t, int64_t>{16, 60}));
+  EXPECT_EQ(footprint({{3, 5}, 32, {40, 4}}), (std::pair<int64_t, int64_t>{0, 100}));
+  EXPECT_EQ(footprint({{3, 5}, 32, {0, 4}}), (std::pair<int64_t, int64_t>{0, 20}));
+  EXPECT_EQ(footprint({{3, 0}, 32, {-20, 4}}), (std::pair<int64_t, int64_t>{0, 0}));
+  EXPECT_EQ(footprint({{}, 64, {}}), (std::pair<int64_t, int64_t>{0, 8}));
+}
+
+std::string refusal(StridedArray a, StridedUse use) {
+  try {
+    check_strided_array(a, use);
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::kArgument);
+    return e.message();
+  }
+  return "accepted";
+}
+
+TEST(StridedArray, RefusesWhatCannotBeAddressedOrWritten) {
+  EXPECT_EQ(refusal({{3, 5}, 32, {0, 4}}, StridedUse::kDestination),
+            "dimension 0 of the strided destination has stride 0 (a broadcast view): its 3 "
+            "elements would share the same bytes; give an array that holds every element once");
+  EXPECT_EQ(refusal({{4, 3}, 8, {2, 1}}, StridedUse::kDestination),
+            "dimension 0 of the strided destination has a stride of 2 bytes, inside the 3 bytes "
+            "its smaller strides span: elements would overlap; give an array that holds every "
+            "element once");
+  EXPECT_EQ(refusal({{4, 3}, 32, {6, 12}}, StridedUse::kSource),
+            "dimension 0 of the strided source has a stride of 6 bytes, not a multiple of its "
+            "4-byte elements");
+  EXPECT_EQ(refusal({{4}, 4, {1}}, StridedUse::kSource),
+            "the strided source's elements are 4 bits: strides address whole bytes, so elements "
+            "must be whole bytes");
+  EXPECT_EQ(refusal({{4, 3}, 8, {3}}, StridedUse::kSource),
+            "the strided source has 2 dimensions but 1 strides");
+  EXPECT_EQ(refusal({{-1}, 8, {1}}, StridedUse::kSource),
+            "dimension 0 of the strided source has negative size -1");
+  // Overlapping sources are fine (sliding windows, broadcasts); so are size-1 dims of stride 0.
+  EXPECT_EQ(refusal({{4, 3}, 8, {2, 1}}, StridedUse::kSource), "accepted");
+  EXPECT_EQ(refusal({{1, 3}, 8, {0, -1}}, StridedUse::kDestination), "accepted");
+  EXPECT_THROW(
+      check_strided_array({{int64_t{1} << 40, 3}, 8, {int64_t{1} << 40, 1}}, StridedUse::kSource),
+      Error);
+}
+
+TEST(StridedArray, PlanRefusesABroadcastDestinationInTheSameWords) {
+  const xla::TiledLayout tiled(xla::parse_shape("f32[3,5]{1,0:T(2,2)}"));
+  try {
+    plan(tiled.index_map(), StridedArray{{3, 5}, 32, {0, 4}}, {});
+    FAIL() << "accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.message(), refusal({{3, 5}, 32, {0, 4}}, StridedUse::kDestination));
+  }
+}
+
+// A random strided view of a shape's logical array: every dimension stepped by 1-3 elements,
+// possibly reversed, in a random memory order, and (sources only) sometimes broadcast.
+struct View {
+  StridedArray array;
+  StridedFootprint footprint;
+};
+
+View random_view(const std::vector<int64_t>& dims, int element_bits, bool broadcast,
+                 std::mt19937_64& rng) {
+  const auto uniform = [&](int64_t lo, int64_t hi) {
+    return std::uniform_int_distribution<int64_t>(lo, hi)(rng);
+  };
+  std::vector<std::size_t> order(dims.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::shuffle(order.begin(), order.end(), rng);
+  StridedArray a{dims, element_bits, std::vector<int64_t>(dims.size(), 0)};
+  int64_t step = element_bits / 8 * uniform(1, 2);
+  for (std::size_t i : order) {
+    const int64_t dimension_step = uniform(1, 3);
+    a.byte_strides[i] = step * dimension_step * (uniform(0, 1) == 0 ? -1 : 1);
+    if (broadcast && uniform(0, 3) == 0) a.byte_strides[i] = 0;
+    step *= dimension_step * std::max<int64_t>(1, dims[i]) + uniform(0, 1);
+  }
+  const StridedUse use = broadcast ? StridedUse::kSource : StridedUse::kDestination;
+  return {a, check_strided_array(a, use)};
+}
+
+int64_t byte_of(const View& v, std::span<const int64_t> index) {
+  int64_t at = v.footprint.first_element;
+  for (std::size_t i = 0; i < index.size(); ++i) at += index[i] * v.array.byte_strides[i];
+  return at;
+}
+
+// For random tiled layouts and random views: reading the view gives what reading its row-major
+// copy gives, and writing the view puts each element where the view has it and nothing else.
+TEST(StridedArray, ViewsConvertLikeTheirRowMajorCopies) {
+  std::mt19937_64 rng(2026);
+  testing::RandomLayoutOptions options;
+  options.allow_combine = false;
+  for (int round = 0; round < 300; ++round) {
+    const xla::Shape shape = testing::random_shape(rng, options);
+    xla::Shape row_major_shape = shape;
+    row_major_shape.layout = xla::Layout::descending(static_cast<int>(shape.dimensions.size()));
+    const xla::TiledLayout tiled(shape);
+    const xla::TiledLayout row_major(row_major_shape);
+    const IndexMap& rows = row_major.index_map();
+    const int bits = rows.element_bits();
+    const int64_t bytes = bits / 8;
+    RelayoutOptions chosen;
+    chosen.threads = static_cast<int>(round % 2 + 1);
+    chosen.fill_bits = 0x3c;
+
+    const View source = random_view(rows.dims(), bits, true, rng);
+    const Bytes strided = random_bytes(source.footprint.size_bytes, rng);
+    Bytes copy(static_cast<std::size_t>(rows.size_bytes()));
+    for (LogicalWalker w(rows); !w.done(); w.next()) {
+      std::memcpy(copy.data() + w.offset() * bytes, strided.data() + byte_of(source, w.index()),
+                  static_cast<std::size_t>(bytes));
+    }
+    Bytes expected(static_cast<std::size_t>(tiled.index_map().size_bytes()));
+    plan(rows, tiled.index_map(), chosen).execute(copy, expected);
+    Bytes got(expected.size(), std::byte{0x77});
+    plan(source.array, tiled.index_map(), chosen).execute(strided, got);
+    ASSERT_EQ(got, expected) << xla::print_shape(shape) << " round " << round;
+
+    const View destination = random_view(rows.dims(), bits, false, rng);
+    Bytes back(static_cast<std::size_t>(rows.size_bytes()));
+    plan(tiled.index_map(), rows, chosen).execute(expected, back);
+    const Bytes before = random_bytes(destination.footprint.size_bytes, rng);
+    Bytes written = before;
+    plan(tiled.index_map(), destination.array, chosen).execute(expected, written);
+    Bytes want = before;
+    for (LogicalWalker w(rows); !w.done(); w.next()) {
+      std::memcpy(want.data() + byte_of(destination, w.index()), back.data() + w.offset() * bytes,
+                  static_cast<std::size_t>(bytes));
+    }
+    ASSERT_EQ(written, want) << xla::print_shape(shape) << " round " << round;
+  }
+}
+
+// Fortran order to T(8,128) is one pass of transposes, not an element loop.
+TEST(StridedArray, FortranOrderToTilesTransposes) {
+  const xla::TiledLayout tiled(xla::parse_shape("f32[256,512]{1,0:T(8,128)}"));
+  const RelayoutPlan p = plan(StridedArray{{256, 512}, 32, {4, 1024}}, tiled.index_map(), {});
+  // 16 rows by 8 columns, two strips to a 16x16 SIMD tile; not 128x8 tiles of scalar copies.
+  EXPECT_TRUE(p.describe().starts_with("transpose 7 axes [16x8x1x2x")) << p.describe();
+  EXPECT_EQ(p.describe().find("strided"), std::string::npos) << p.describe();
+  const RelayoutPlan back = plan(tiled.index_map(), StridedArray{{256, 512}, 32, {4, 1024}}, {});
+  EXPECT_TRUE(back.describe().starts_with("transpose 7 axes [8x16x2x1x")) << back.describe();
+}
+
+}  // namespace
+}  // namespace tessera::relayout
