@@ -96,8 +96,8 @@ void bind_strided_array(nb::module_& module) {
           "__init__",
           [](relayout::StridedArray* self, std::vector<int64_t> dims, int element_bits,
              std::vector<int64_t> byte_strides) {
-            new (self) relayout::StridedArray{std::move(dims), element_bits,
-                                              std::move(byte_strides)};
+            new (self)
+                relayout::StridedArray{std::move(dims), element_bits, std::move(byte_strides)};
           },
           nb::arg("dims"), nb::arg("element_bits"), nb::arg("byte_strides"))
       .def_ro("dims", &relayout::StridedArray::dims)
@@ -107,8 +107,8 @@ void bind_strided_array(nb::module_& module) {
           "footprint",
           [](const relayout::StridedArray& array, bool destination) {
             const relayout::StridedFootprint f = relayout::check_strided_array(
-                array, destination ? relayout::StridedUse::kDestination
-                                   : relayout::StridedUse::kSource);
+                array,
+                destination ? relayout::StridedUse::kDestination : relayout::StridedUse::kSource);
             return nb::make_tuple(f.first_element, f.size_bytes);
           },
           nb::arg("destination"),
