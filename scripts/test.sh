@@ -55,7 +55,7 @@ fuzz_one() {
   mkdir -p "$corpus"
   cp fuzz/seeds/"${name#fuzz_}"/* "$corpus"/ 2>/dev/null || true
   "$fuzzer" -max_total_time="$fuzz_seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
-    "$corpus" >"build/sanitize/$name.log" 2>&1
+    -artifact_prefix="build/sanitize/$name-" "$corpus" >"build/sanitize/$name.log" 2>&1
 }
 failed=()
 pids=() names=()
@@ -73,7 +73,7 @@ for log in build/sanitize/fuzz_*.log; do
   tail -n 12 "$log"
 done
 if ((${#failed[@]})); then
-  echo "fuzz targets that found a failure: ${failed[*]} (reproducer and trace in build/sanitize/<name>.log)"
+  echo "fuzz targets that found a failure: ${failed[*]} (traces in build/sanitize/<name>.log, inputs in build/sanitize/<name>-crash-*)"
   exit 1
 fi
 

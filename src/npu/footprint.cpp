@@ -21,7 +21,18 @@ Footprint footprint(const LocalTensor& tensor) {
       checked_multiply(checked_multiply(stored[0], packing_factor(tensor.storage_mode()), "N"),
                        checked_multiply(hw, tensor.element_bytes(), "bytes"), "a channel's bytes");
   // Offset (in stored elements) of the last element of a channel row: n, h, w at their largest.
-  const int64_t row_tail = (stored[0] - 1) * s[0] + (stored[2] - 1) * s[2] + (stored[3] - 1) * s[3];
+  // Checked throughout: a tensor that does not fit is still reported, and huge strides or many
+  // NPUs must give an error rather than wrap around (fuzz_npu_arguments found the sum below).
+  int64_t row_tail = 0;
+  for (const int dim : {0, 2, 3})
+    row_tail = checked_add(row_tail, checked_multiply(stored[dim] - 1, s[dim], "a stride"),
+                           "a channel row's extent");
+  const auto bytes_at = [&](int64_t row, int64_t tail) {
+    const int64_t elements =
+        checked_add(checked_multiply(row, s[1], "a channel row's offset"), tail, "an offset");
+    return checked_add(tensor.start().offset,
+                       checked_multiply(elements, stored_bytes, "a byte offset"), "a byte offset");
+  };
 
   Footprint result;
   result.npus.resize(device.npus);
@@ -34,17 +45,17 @@ Footprint footprint(const LocalTensor& tensor) {
     const int64_t first_row = tensor.row_of_channel(first_channel);
     const int64_t last_row =
         tensor.row_of_channel(first_channel + (mine.channels - 1) * device.npus);
-    mine.first_byte = tensor.start().offset + first_row * s[1] * stored_bytes;
-    mine.last_byte =
-        tensor.start().offset + (last_row * s[1] + row_tail) * stored_bytes + stored_bytes - 1;
+    mine.first_byte = bytes_at(first_row, 0);
+    mine.last_byte = bytes_at(last_row, row_tail) + stored_bytes - 1;
     mine.span_bytes = mine.last_byte - mine.first_byte + 1;
-    mine.data_bytes = mine.channels * channel_data;
-    mine.dummy_bytes = mine.channels * (channel_slots - channel_data);
+    mine.data_bytes = checked_multiply(mine.channels, channel_data, "an NPU's data bytes");
+    mine.dummy_bytes =
+        checked_multiply(mine.channels, channel_slots - channel_data, "an NPU's dummy bytes");
     result.npus_touched.push_back(npu);
-    result.span_bytes += mine.span_bytes;
+    result.span_bytes = checked_add(result.span_bytes, mine.span_bytes, "the bytes spanned");
     result.busiest_npu_bytes = std::max(result.busiest_npu_bytes, mine.span_bytes);
-    result.data_bytes += mine.data_bytes;
-    result.dummy_bytes += mine.dummy_bytes;
+    result.data_bytes = checked_add(result.data_bytes, mine.data_bytes, "the data bytes");
+    result.dummy_bytes = checked_add(result.dummy_bytes, mine.dummy_bytes, "the dummy bytes");
   }
   result.reserved_bytes_per_npu = tensor.bytes_reserved_per_npu();
   const int64_t reserved_everywhere =

@@ -4,6 +4,9 @@
 #include <gtest/gtest.h>
 
 #include "npu/spec_device.h"
+#include "tessera/error.h"
+#include "tessera/npu/matrix_layout.h"
+#include "tessera/npu/npu_arguments.h"
 
 namespace tessera::npu {
 namespace {
@@ -70,6 +73,26 @@ TEST(Footprint, ExactlyFillingLocalMemoryFits) {
   const LocalTensor tensor(spec_device(), {1, 4, 16, 16}, ElementType::kF32, 0, LocalLayout{});
   EXPECT_TRUE(tensor.fits());
   EXPECT_EQ(tensor.bytes_reserved_per_npu(), 1024);
+}
+
+TEST(Footprint, SpansThatOverflowAreAnErrorNotAWrappedNumber) {
+  // Found by fuzz_npu_arguments: a matrix of 8.0e18 columns placed (it does not fit) over 16 NPUs
+  // whose spans summed past 2^63.
+  MatrixArguments matrix;
+  matrix.device = "bm1688";
+  matrix.rows = "2";
+  matrix.dtype = "bf16";
+  matrix.address = "0x800";
+  matrix.columns = "8044444444444444444";
+  matrix.width = "6";
+  try {
+    const MatrixLayout layout = make_matrix_layout(matrix);
+    footprint(layout.tensor());
+    FAIL() << "expected an overflow error";
+  } catch (const Error& error) {
+    EXPECT_EQ(error.kind(), ErrorKind::kOverflow) << error.what();
+    EXPECT_NE(std::string(error.what()).find("overflows 64 bits"), std::string::npos);
+  }
 }
 
 }  // namespace
