@@ -306,5 +306,22 @@ TEST(RelayoutPlan, LargeCasesUseFastKernelsAndMatchTheReference) {
   }
 }
 
+TEST(RelayoutPlan, EmptyArraysConvertWithEmptyBuffers) {
+  // Zero-element arrays occupy zero bytes, so their buffers may have no address at all; nothing
+  // may touch them (fuzz_relayout_pair: a null memset filling pred[40,0]'s padding).
+  const char* pairs[][2] = {{"pred[40,0]{1,0}", "pred[40,0]{1,0:T(32,4)(32,1)}"},
+                            {"f32[0,130]{1,0}", "f32[0,130]{0,1:T(8,128)}"},
+                            {"bf16[3,0,5]{2,1,0}", "bf16[3,0,5]{2,1,0:T(8,128)(2,1)}"},
+                            {"s4[0]{0}", "s4[0]{0:T(1024)E(4)}"}};
+  for (const auto& pair : pairs) {
+    const xla::TiledLayout a(xla::parse_shape(pair[0]));
+    const xla::TiledLayout b(xla::parse_shape(pair[1]));
+    for (const int threads : {1, 2}) {
+      plan(a.index_map(), b.index_map(), {.threads = threads, .fill_bits = 0xff}).execute({}, {});
+      plan(b.index_map(), a.index_map(), {.threads = threads}).execute({}, {});
+    }
+  }
+}
+
 }  // namespace
 }  // namespace tessera::relayout
