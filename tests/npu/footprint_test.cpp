@@ -85,14 +85,8 @@ TEST(Footprint, SpansThatOverflowAreAnErrorNotAWrappedNumber) {
   matrix.address = "0x800";
   matrix.columns = "8044444444444444444";
   matrix.width = "6";
-  try {
-    const MatrixLayout layout = make_matrix_layout(matrix);
-    footprint(layout.tensor());
-    FAIL() << "expected an overflow error";
-  } catch (const Error& error) {
-    EXPECT_EQ(error.kind(), ErrorKind::kOverflow) << error.what();
-    EXPECT_NE(std::string(error.what()).find("overflows 64 bits"), std::string::npos);
-  }
+  testing::expect_error(ErrorKind::kOverflow, "overflows 64 bits",
+                        [&] { footprint(make_matrix_layout(matrix).tensor()); });
 }
 
 }  // namespace
