@@ -20,11 +20,16 @@ using Clock = std::chrono::steady_clock;
 constexpr auto kIdlePolling = std::chrono::microseconds(100);
 
 // The state of the current call, in one word so that a helper joins it with a single
-// compare-and-swap: bits 16-31 tell calls apart, bit 15 is set once the caller has finished its
-// share (helpers that arrive later stay out), bits 0-14 count the helpers inside.
-constexpr uint32_t kClosed = uint32_t{1} << 15;
-constexpr uint32_t kInsideMask = kClosed - 1;
-constexpr uint32_t kTagShift = 16;
+// compare-and-swap: bits 32-63 tell calls apart, bit 31 is set once the caller has finished its
+// share (helpers that arrive later stay out), bits 16-30 count the seats taken so far and bits
+// 0-14 the helpers inside now. The limit applies to seats taken, not to helpers inside at once:
+// a call for 1 helper that the first helper has already left must not let the pool's other
+// sleepers in one after another (seen with a pool of 8 threads: 3-8 extra entries).
+constexpr uint64_t kClosed = uint64_t{1} << 31;
+constexpr uint64_t kInsideMask = (uint64_t{1} << 15) - 1;
+constexpr int kTakenShift = 16;
+constexpr uint64_t kOneTaken = uint64_t{1} << kTakenShift;
+constexpr int kTagShift = 32;
 // Calls asking for more helpers than this start their own threads (and the count fits its bits).
 constexpr int kMostPooledHelpers = 256;
 
@@ -36,17 +41,17 @@ void pause() {
 
 // Polls `word` until `done(value)` holds, for `polling`, then sleeps on it until it does.
 // Returns the value that satisfied `done`.
-template <typename Done>
-uint32_t await(const std::atomic<uint32_t>& word, Clock::duration polling, Done done) {
+template <typename Word, typename Done>
+Word await(const std::atomic<Word>& word, Clock::duration polling, Done done) {
   const auto give_up = Clock::now() + polling;
   for (int i = 0;; ++i) {
-    const uint32_t value = word.load(std::memory_order_acquire);
+    const Word value = word.load(std::memory_order_acquire);
     if (done(value)) return value;
     if ((i & 63) == 63 && Clock::now() > give_up) break;
     pause();
   }
   for (;;) {
-    const uint32_t value = word.load(std::memory_order_acquire);
+    const Word value = word.load(std::memory_order_acquire);
     if (done(value)) return value;
     word.wait(value, std::memory_order_acquire);
   }
@@ -60,8 +65,8 @@ class WorkerPool {
     if (!lock.owns_lock()) return false;
     grow(helpers);
     work_.store(&work, std::memory_order_relaxed);
-    limit_.store(static_cast<uint32_t>(helpers), std::memory_order_relaxed);
-    const uint32_t tag = (seats_.load(std::memory_order_relaxed) >> kTagShift) + 1;
+    limit_.store(static_cast<uint64_t>(helpers), std::memory_order_relaxed);
+    const uint64_t tag = (seats_.load(std::memory_order_relaxed) >> kTagShift) + 1;
     seats_.store(tag << kTagShift, std::memory_order_release);  // open, nobody inside
     generation_.fetch_add(1, std::memory_order_release);
     generation_.notify_all();
@@ -70,7 +75,7 @@ class WorkerPool {
     // Oversubscribed, the caller sleeps at once: its polling would slow the helpers it waits for.
     const bool polls = static_cast<unsigned>(helpers) < std::thread::hardware_concurrency();
     await(seats_, polls ? Clock::duration(kIdlePolling) : Clock::duration::zero(),
-          [](uint32_t value) { return (value & kInsideMask) == 0; });
+          [](uint64_t value) { return (value & kInsideMask) == 0; });
     return true;
   }
 
@@ -95,23 +100,23 @@ class WorkerPool {
 
   // Takes a seat in the open call, if there is one with room, and works on it.
   void join() {
-    uint32_t seats = seats_.load(std::memory_order_acquire);
+    uint64_t seats = seats_.load(std::memory_order_acquire);
     do {
       if ((seats & kClosed) != 0) return;
-      if ((seats & kInsideMask) >= limit_.load(std::memory_order_relaxed)) return;
-    } while (!seats_.compare_exchange_weak(seats, seats + 1, std::memory_order_acq_rel,
+      if (((seats >> kTakenShift) & kInsideMask) >= limit_.load(std::memory_order_relaxed)) return;
+    } while (!seats_.compare_exchange_weak(seats, seats + kOneTaken + 1, std::memory_order_acq_rel,
                                            std::memory_order_acquire));
     // The seat was taken while this call was open, so its work_ is still alive.
     (*work_.load(std::memory_order_relaxed))();
-    const uint32_t after = seats_.fetch_sub(1, std::memory_order_acq_rel) - 1;
+    const uint64_t after = seats_.fetch_sub(1, std::memory_order_acq_rel) - 1;
     if ((after & kClosed) != 0 && (after & kInsideMask) == 0) seats_.notify_one();
   }
 
   std::mutex busy_;
   std::vector<std::thread> threads_;  // detached: the pool lives as long as the process
   std::atomic<uint32_t> generation_{0};
-  std::atomic<uint32_t> seats_{kClosed};
-  std::atomic<uint32_t> limit_{0};
+  std::atomic<uint64_t> seats_{kClosed};
+  std::atomic<uint64_t> limit_{0};
   std::atomic<const std::function<void()>*> work_{nullptr};
 };
 
