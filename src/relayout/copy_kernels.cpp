@@ -131,15 +131,23 @@ void block_transpose(const StridedBox& box, int64_t source_group, const Tile& ti
       const int64_t block_source = s + t * column.source_stride;
       const int64_t block_destination = d + t * column.destination_stride;
       const int64_t next = block_source + column.source_stride;
-      int64_t line = 0;
+      // The next block's tiles, in address order: line `in_tile` of the tile in group `group`
+      // of band row `row` (counters: a division per line cost more than the tile's shuffles).
+      int64_t row = 0;
+      int64_t group = 0;
+      int64_t in_tile = 0;
       for (int64_t g = 0; g < sweep.count; ++g) {
         for (int64_t r = 0; r < band.count; ++r) {
-          for (int64_t u = 0; u < lines_per_call; ++u, ++line) {
-            const int64_t k = line / tile_lines;  // the next block's tiles, in address order
-            prefetch_line(
-                source,
-                (next + (k / groups) * band.source_stride + (k % groups) * source_group) * 4 +
-                    (line % tile_lines) * 64);
+          for (int64_t u = 0; u < lines_per_call; ++u) {
+            prefetch_line(source, (next + row * band.source_stride + group * source_group) * 4 +
+                                      in_tile * 64);
+            if (++in_tile == tile_lines) {
+              in_tile = 0;
+              if (++group == groups) {
+                group = 0;
+                ++row;
+              }
+            }
           }
           tile(block_source + g * sweep.source_stride + r * band.source_stride,
                block_destination + g * sweep.destination_stride + r * band.destination_stride);

@@ -5,6 +5,7 @@
 // This file is included once per target by hwy/foreach_target.h.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "relayout/portable_transpose.cpp"
+#include <hwy/cache_control.h>
 #include <hwy/foreach_target.h>  // must come before highway.h
 #include <hwy/highway.h>
 
@@ -218,6 +219,67 @@ void TransposeListed(const std::byte* const* source_rows, std::byte* const* dest
                  streaming);
 }
 
+// staged_transpose.h's loop over whole 16x16 tiles (rows and columns multiples of 16), compiled
+// per target so that the tile kernel, the prefetches and the streaming stores are inlined.
+// Measured on f32[4096,4096], 1 thread, same-process medians against the streaming copy: 0.52
+// -> 0.58-0.63 of the copy against the same loop calling the dispatched 16x16 kernel, an
+// out-of-line prefetch and two divisions per prefetched line.
+void StagedTransposeTiles(const std::byte* source, int64_t rows, int64_t source_row_bytes,
+                          std::byte* destination, int64_t columns, int64_t destination_row_bytes) {
+  constexpr int64_t kTile = 16;
+  // Source lines prefetched per group of tiles (32 KiB): 128 rows x 4 lines, 64 rows x 8 lines.
+  // Bands of 64 or 256 rows and groups of 128 to 2048 lines measured the same or slower.
+  constexpr int64_t kGroupLines = 512;
+  HWY_ALIGN std::byte stage[kTile * kMaxStagedBand * 4];
+  const hn::ScalableTag<float> d;
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
+  for (int64_t ib = 0; ib < rows; ib += kMaxStagedBand) {
+    const int64_t band = HWY_MIN(kMaxStagedBand, rows - ib);
+    const int64_t band_bytes = band * 4;
+    const int64_t lines_per_row = HWY_MAX(1, kGroupLines / band);
+    const int64_t group_columns = lines_per_row * kTile;
+    const std::byte* from = source + ib * source_row_bytes;
+    for (int64_t g0 = 0; g0 < columns; g0 += group_columns) {
+      const int64_t g1 = HWY_MIN(columns, g0 + group_columns);
+      const std::byte* next_group = from + (g0 + group_columns) * 4;
+      // The next group's lines, row by row, 16 per tile (counters: a division per line cost
+      // more than the tile's shuffles).
+      const std::byte* prefetch_row = next_group;
+      int64_t prefetch_column = 0;
+      for (int64_t j0 = g0; j0 < g1; j0 += kTile) {
+        for (int64_t i0 = 0; i0 < band; i0 += kTile) {
+          for (int u = 0; u < kTile; ++u) {
+            hwy::Prefetch(prefetch_row + prefetch_column);
+            prefetch_column += 64;
+            if (prefetch_column == lines_per_row * 64) {
+              prefetch_column = 0;
+              prefetch_row += source_row_bytes;
+            }
+          }
+          Transpose16x16(StridedRows<const std::byte>{from + i0 * source_row_bytes + j0 * 4,
+                                                      source_row_bytes, 8 * source_row_bytes},
+                         StridedRows<std::byte>{stage + i0 * 4, band_bytes, 8 * band_bytes}, false);
+        }
+        std::byte* out = destination + j0 * destination_row_bytes + ib * 4;
+        const bool aligned =
+            ((reinterpret_cast<uintptr_t>(out) | static_cast<uintptr_t>(destination_row_bytes)) %
+             static_cast<uintptr_t>(lanes * 4)) == 0 &&
+            band % lanes == 0;
+        if (!aligned) {  // aligned middles streamed, the ends copied (streaming_kernels.cpp)
+          stream_runs(out, destination_row_bytes, stage, band_bytes,
+                      static_cast<size_t>(band_bytes), kTile);
+          continue;
+        }
+        for (int64_t r = 0; r < kTile; ++r) {
+          float* to = reinterpret_cast<float*>(out + r * destination_row_bytes);
+          const float* run = reinterpret_cast<const float*>(stage + r * band_bytes);
+          for (int64_t k = 0; k < band; k += lanes) hn::Stream(hn::Load(d, run + k), d, to + k);
+        }
+      }
+    }
+  }
+}
+
 const char* TransposeTarget() {
   return hwy::TargetName(HWY_TARGET);
 }
@@ -231,6 +293,14 @@ namespace tessera::relayout {
 HWY_EXPORT(TransposeStrided);
 HWY_EXPORT(TransposeListed);
 HWY_EXPORT(TransposeTarget);
+HWY_EXPORT(StagedTransposeTiles);
+
+void staged_transpose_tiles(const std::byte* source, int64_t rows, int64_t source_row_bytes,
+                            std::byte* destination, int64_t columns,
+                            int64_t destination_row_bytes) {
+  HWY_DYNAMIC_DISPATCH(StagedTransposeTiles)
+  (source, rows, source_row_bytes, destination, columns, destination_row_bytes);
+}
 
 void transpose_16x16_f32(const std::byte* source, int64_t source_stride, int64_t source_group,
                          std::byte* destination, int64_t destination_stride,

@@ -5,6 +5,8 @@
 // (simd_kernels.cpp).
 #pragma once
 
+#include <hwy/cache_control.h>
+
 #include <cstddef>
 #include <cstdint>
 
@@ -28,8 +30,12 @@ void stream_runs(std::byte* destination, int64_t destination_step, const std::by
 const char* stream_target();
 
 // Asks for the cache line at base + offset bytes (which may lie past the end of the buffer: a
-// prefetch never faults, and the address is formed without pointer arithmetic).
-void prefetch_line(const std::byte* base, int64_t offset);
+// prefetch never faults, and the address is formed without pointer arithmetic). Inline: the
+// transposes issue one per source line, and a call each cost several percent of a tile.
+inline void prefetch_line(const std::byte* base, int64_t offset) {
+  hwy::Prefetch(reinterpret_cast<const void*>(reinterpret_cast<uintptr_t>(base) +
+                                              static_cast<uintptr_t>(offset)));
+}
 
 // One 16x16 tile of 4-byte elements: destination_rows[j][i] = source_rows[i][j], i, j < 16.
 // Highway code (portable_transpose.cpp) dispatched to the best target of this CPU: 4x4
@@ -46,6 +52,11 @@ void transpose_16x16_f32(const std::byte* const* source_rows, std::byte* const* 
 void transpose_16x16_f32(const std::byte* source, int64_t source_stride, int64_t source_group,
                          std::byte* destination, int64_t destination_stride,
                          int64_t destination_group, bool streaming);
+// staged_transpose_f32 (staged_transpose.h) for rows and columns that are multiples of 16, in
+// bands of up to kMaxStagedBand source rows; Highway code like transpose_16x16_f32.
+constexpr int64_t kMaxStagedBand = 128;  // 512-byte destination runs
+void staged_transpose_tiles(const std::byte* source, int64_t rows, int64_t source_row_bytes,
+                            std::byte* destination, int64_t columns, int64_t destination_row_bytes);
 // Highway's name of the target transpose_16x16_f32 runs with here ("AVX2", "AVX3", "NEON", ...).
 const char* transpose_target();
 

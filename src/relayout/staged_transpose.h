@@ -20,7 +20,8 @@ namespace tessera::relayout {
 //
 // Example: rows = 3, columns = 2, source rows {1 2} {3 4} {5 6}
 //          -> destination rows {1 3 5} {2 4 6}.
-// Rows and columns that are not multiples of 16 are finished element by element.
+// Rows and columns that are not multiples of 16 are finished element by element; the whole tiles
+// go through staged_transpose_tiles (portable_transpose.cpp), Highway code compiled per target.
 void staged_transpose_f32(const std::byte* source, int64_t rows, int64_t source_row_bytes,
                           std::byte* destination, int64_t columns, int64_t destination_row_bytes);
 

@@ -90,10 +90,5 @@ void store_fence() {
   hwy::FlushStream();
 }
 
-void prefetch_line(const std::byte* base, int64_t offset) {
-  hwy::Prefetch(reinterpret_cast<const void*>(reinterpret_cast<uintptr_t>(base) +
-                                              static_cast<uintptr_t>(offset)));
-}
-
 }  // namespace tessera::relayout
 #endif  // HWY_ONCE

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "relayout/every_target.h"
 #include "relayout/simd_kernels.h"
 #include "tessera/relayout/layout_operand.h"
 #include "tessera/relayout/relayout_plan.h"
@@ -24,36 +25,38 @@ constexpr uint32_t kCanary = 0xEEEEEEEE;
 // Sizes around the 16x16 tiles, the 128-row bands and the 64- to 512-column prefetch groups.
 const int64_t kSizes[] = {0, 1, 7, 15, 16, 17, 33, 127, 128, 129, 144, 257, 530};
 
-TEST(StagedTranspose, EveryEdgeShapeMatchesTheIndexFormula) {
-  for (const int64_t rows : kSizes) {
-    for (const int64_t columns : kSizes) {
-      // (source row padding, destination row padding, destination offset), in elements.
-      for (const auto [source_pad, destination_pad, offset] :
-           {std::array<int64_t, 3>{0, 0, 0}, {3, 0, 0}, {0, 5, 1}, {16, 16, 0}}) {
-        const int64_t source_row = columns + source_pad;
-        const int64_t destination_row = rows + destination_pad;
-        std::vector<uint32_t> source(static_cast<std::size_t>(rows * source_row));
-        for (std::size_t k = 0; k < source.size(); ++k) source[k] = static_cast<uint32_t>(k);
-        std::vector<uint32_t> destination(
-            static_cast<std::size_t>(columns * destination_row + offset + 16), kCanary);
-        staged_transpose_f32(reinterpret_cast<const std::byte*>(source.data()), rows,
-                             source_row * 4,
-                             reinterpret_cast<std::byte*>(destination.data() + offset), columns,
-                             destination_row * 4);
-        store_fence();
-        for (int64_t k = 0; k < static_cast<int64_t>(destination.size()); ++k) {
-          const int64_t j = (k - offset) / std::max<int64_t>(destination_row, 1);
-          const int64_t i = (k - offset) % std::max<int64_t>(destination_row, 1);
-          const bool inside = k >= offset && j < columns && i < rows;
-          const uint32_t want =
-              inside ? source[static_cast<std::size_t>(i * source_row + j)] : kCanary;
-          ASSERT_EQ(destination[static_cast<std::size_t>(k)], want)
-              << rows << "x" << columns << " pads " << source_pad << "," << destination_pad
-              << " offset " << offset << " at " << k;
+TEST(StagedTranspose, EveryEdgeShapeMatchesTheIndexFormulaOnEveryTarget) {
+  for_each_target([] {
+    for (const int64_t rows : kSizes) {
+      for (const int64_t columns : kSizes) {
+        // (source row padding, destination row padding, destination offset), in elements.
+        for (const auto [source_pad, destination_pad, offset] :
+             {std::array<int64_t, 3>{0, 0, 0}, {3, 0, 0}, {0, 5, 1}, {16, 16, 0}}) {
+          const int64_t source_row = columns + source_pad;
+          const int64_t destination_row = rows + destination_pad;
+          std::vector<uint32_t> source(static_cast<std::size_t>(rows * source_row));
+          for (std::size_t k = 0; k < source.size(); ++k) source[k] = static_cast<uint32_t>(k);
+          std::vector<uint32_t> destination(
+              static_cast<std::size_t>(columns * destination_row + offset + 16), kCanary);
+          staged_transpose_f32(reinterpret_cast<const std::byte*>(source.data()), rows,
+                               source_row * 4,
+                               reinterpret_cast<std::byte*>(destination.data() + offset), columns,
+                               destination_row * 4);
+          store_fence();
+          for (int64_t k = 0; k < static_cast<int64_t>(destination.size()); ++k) {
+            const int64_t j = (k - offset) / std::max<int64_t>(destination_row, 1);
+            const int64_t i = (k - offset) % std::max<int64_t>(destination_row, 1);
+            const bool inside = k >= offset && j < columns && i < rows;
+            const uint32_t want =
+                inside ? source[static_cast<std::size_t>(i * source_row + j)] : kCanary;
+            ASSERT_EQ(destination[static_cast<std::size_t>(k)], want)
+                << rows << "x" << columns << " pads " << source_pad << "," << destination_pad
+                << " offset " << offset << " at " << k;
+          }
         }
       }
     }
-  }
+  });
 }
 
 // Outputs of 4 MiB and more take the staged path (plain, batched, odd and padded views) or, for
