@@ -115,10 +115,11 @@ void transpose_tiles(const std::byte* source, int64_t rows, int64_t source_row,
 // tile. Measured on f32[4096,4096] T(8,128) -> transposed, same-process medians of 31 against a
 // streaming copy (AMD EPYC Zen 3, load ~12): 0.37-0.38 (1 thread) and 0.35 (2 threads) of the copy
 // with the whole sweep per tile pair -> 0.62-0.67 and 0.48 (blocks of 64 or 256 rows: 0.34-0.41).
-template <class Tile>
-void block_transpose(const StridedBox& box, int64_t source_group, const Tile& tile,
-                     const std::byte* source) {
+// `source_group`, `destination_group`: as for transpose_16x16_f32, in elements.
+void block_transpose(const StridedBox& box, int64_t source_group, int64_t destination_group,
+                     bool streaming, const std::byte* source, std::byte* destination) {
   const StridedAxis& a = box.axes[0];
+  const StridedAxis& b = box.axes[1];
   const StridedAxis& sweep = box.axes[4];
   const StridedAxis& column = box.axes[5];
   const StridedAxis& band = box.axes[6];
@@ -129,30 +130,26 @@ void block_transpose(const StridedBox& box, int64_t source_group, const Tile& ti
   for_each_outer(box, 7, [&](int64_t s, int64_t d) {
     for (int64_t t = 0; t < column.count; ++t) {
       const int64_t block_source = s + t * column.source_stride;
-      const int64_t block_destination = d + t * column.destination_stride;
-      const int64_t next = block_source + column.source_stride;
-      // The next block's tiles, in address order: line `in_tile` of the tile in group `group`
-      // of band row `row` (counters: a division per line cost more than the tile's shuffles).
-      int64_t row = 0;
-      int64_t group = 0;
-      int64_t in_tile = 0;
-      for (int64_t g = 0; g < sweep.count; ++g) {
-        for (int64_t r = 0; r < band.count; ++r) {
-          for (int64_t u = 0; u < lines_per_call; ++u) {
-            prefetch_line(source, (next + row * band.source_stride + group * source_group) * 4 +
-                                      in_tile * 64);
-            if (++in_tile == tile_lines) {
-              in_tile = 0;
-              if (++group == groups) {
-                group = 0;
-                ++row;
-              }
-            }
-          }
-          tile(block_source + g * sweep.source_stride + r * band.source_stride,
-               block_destination + g * sweep.destination_stride + r * band.destination_stride);
-        }
-      }
+      transpose_16x16_block({
+          .source = source + block_source * 4,
+          .destination = destination + (d + t * column.destination_stride) * 4,
+          .source_stride = a.source_stride * 4,
+          .source_group = source_group * 4,
+          .destination_stride = b.destination_stride * 4,
+          .destination_group = destination_group * 4,
+          .sweep_count = sweep.count,
+          .sweep_source = sweep.source_stride * 4,
+          .sweep_destination = sweep.destination_stride * 4,
+          .band_count = band.count,
+          .band_source = band.source_stride * 4,
+          .band_destination = band.destination_stride * 4,
+          .next = reinterpret_cast<uintptr_t>(source) +
+                  static_cast<uintptr_t>((block_source + column.source_stride) * 4),
+          .prefetch_lines = lines_per_call,
+          .groups = groups,
+          .tile_lines = tile_lines,
+          .streaming = streaming,
+      });
     }
   });
 }
@@ -187,7 +184,7 @@ void grouped_transpose_box(const StridedBox& box, bool streaming, const std::byt
     }
     const StridedAxis& sweep = box.axes[4];
     if (box.axes.size() >= 7 && box.axes[6].count > 1) {
-      block_transpose(box, source_group, tile, source);
+      block_transpose(box, source_group, destination_group, streaming, source, destination);
       return;
     }
     const int64_t ahead = box.axes[5].source_stride * 4;

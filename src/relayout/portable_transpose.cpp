@@ -241,19 +241,21 @@ void StagedTransposeTiles(const std::byte* source, int64_t rows, int64_t source_
     const std::byte* from = source + ib * source_row_bytes;
     for (int64_t g0 = 0; g0 < columns; g0 += group_columns) {
       const int64_t g1 = HWY_MIN(columns, g0 + group_columns);
-      const std::byte* next_group = from + (g0 + group_columns) * 4;
       // The next group's lines, row by row, 16 per tile (counters: a division per line cost
-      // more than the tile's shuffles).
-      const std::byte* prefetch_row = next_group;
+      // more than the tile's shuffles). An address, not a pointer: past the last group it lies
+      // outside the source, where a prefetch is harmless.
+      uintptr_t prefetch_row =
+          reinterpret_cast<uintptr_t>(from) + static_cast<uintptr_t>((g0 + group_columns) * 4);
       int64_t prefetch_column = 0;
       for (int64_t j0 = g0; j0 < g1; j0 += kTile) {
         for (int64_t i0 = 0; i0 < band; i0 += kTile) {
           for (int u = 0; u < kTile; ++u) {
-            hwy::Prefetch(prefetch_row + prefetch_column);
+            hwy::Prefetch(reinterpret_cast<const void*>(prefetch_row +
+                                                        static_cast<uintptr_t>(prefetch_column)));
             prefetch_column += 64;
             if (prefetch_column == lines_per_row * 64) {
               prefetch_column = 0;
-              prefetch_row += source_row_bytes;
+              prefetch_row += static_cast<uintptr_t>(source_row_bytes);
             }
           }
           Transpose16x16(StridedRows<const std::byte>{from + i0 * source_row_bytes + j0 * 4,
@@ -280,6 +282,36 @@ void StagedTransposeTiles(const std::byte* source, int64_t rows, int64_t source_
   }
 }
 
+void TransposeBlock(const TileBlock& b) {
+  // The next block's tiles in address order: line `in_tile` of tile `group` of band row `row`
+  // (counters: a division per line cost more than the tile's shuffles).
+  int64_t row = 0;
+  int64_t group = 0;
+  int64_t in_tile = 0;
+  for (int64_t g = 0; g < b.sweep_count; ++g) {
+    for (int64_t r = 0; r < b.band_count; ++r) {
+      for (int64_t u = 0; u < b.prefetch_lines; ++u) {
+        hwy::Prefetch(reinterpret_cast<const void*>(
+            b.next +
+            static_cast<uintptr_t>(row * b.band_source + group * b.source_group + in_tile * 64)));
+        if (++in_tile == b.tile_lines) {
+          in_tile = 0;
+          if (++group == b.groups) {
+            group = 0;
+            ++row;
+          }
+        }
+      }
+      Transpose16x16(
+          StridedRows<const std::byte>{b.source + g * b.sweep_source + r * b.band_source,
+                                       b.source_stride, b.source_group},
+          StridedRows<std::byte>{b.destination + g * b.sweep_destination + r * b.band_destination,
+                                 b.destination_stride, b.destination_group},
+          b.streaming);
+    }
+  }
+}
+
 const char* TransposeTarget() {
   return hwy::TargetName(HWY_TARGET);
 }
@@ -294,6 +326,11 @@ HWY_EXPORT(TransposeStrided);
 HWY_EXPORT(TransposeListed);
 HWY_EXPORT(TransposeTarget);
 HWY_EXPORT(StagedTransposeTiles);
+HWY_EXPORT(TransposeBlock);
+
+void transpose_16x16_block(const TileBlock& block) {
+  HWY_DYNAMIC_DISPATCH(TransposeBlock)(block);
+}
 
 void staged_transpose_tiles(const std::byte* source, int64_t rows, int64_t source_row_bytes,
                             std::byte* destination, int64_t columns,

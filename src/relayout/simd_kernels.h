@@ -57,6 +57,24 @@ void transpose_16x16_f32(const std::byte* source, int64_t source_stride, int64_t
 constexpr int64_t kMaxStagedBand = 128;  // 512-byte destination runs
 void staged_transpose_tiles(const std::byte* source, int64_t rows, int64_t source_row_bytes,
                             std::byte* destination, int64_t columns, int64_t destination_row_bytes);
+// A block of 16x16 tiles of 4-byte elements (byte offsets): tile (g, r), g < sweep_count,
+// r < band_count, is transpose_16x16_f32(source + g * sweep_source + r * band_source, ...) with
+// the strides and groups below, destination likewise; the tiles go along the sweep, then down
+// the band. Meanwhile `prefetch_lines` lines are prefetched per tile, in address order, from the
+// next block: band_count rows (band_source apart) of `groups` tiles (source_group apart) of
+// `tile_lines` contiguous lines each, starting at `next`. One dispatched call per block, so the
+// tile kernel and the prefetches are inlined (relayout of T(8,128) to transposed T(8,128)).
+struct TileBlock {
+  const std::byte* source;
+  std::byte* destination;
+  int64_t source_stride, source_group, destination_stride, destination_group;
+  int64_t sweep_count, sweep_source, sweep_destination;
+  int64_t band_count, band_source, band_destination;
+  uintptr_t next;  // an address, not a pointer: the last block's "next" lies past the buffer
+  int64_t prefetch_lines, groups, tile_lines;
+  bool streaming;
+};
+void transpose_16x16_block(const TileBlock& block);
 // Highway's name of the target transpose_16x16_f32 runs with here ("AVX2", "AVX3", "NEON", ...).
 const char* transpose_target();
 
