@@ -146,6 +146,8 @@ void block_transpose(const StridedBox& box, int64_t source_group, int64_t destin
           .next = reinterpret_cast<uintptr_t>(source) +
                   static_cast<uintptr_t>((block_source + column.source_stride) * 4),
           .prefetch_lines = lines_per_call,
+          .prefetch_row = band.source_stride * 4,
+          .prefetch_group = source_group * 4,
           .groups = groups,
           .tile_lines = tile_lines,
           .streaming = streaming,
@@ -178,6 +180,49 @@ void grouped_transpose_box(const StridedBox& box, bool streaming, const std::byt
     // order. Measured on T(8,128) -> transposed: 0.39x -> 0.66x of a copy.
     const bool prefetch = box.axes.size() >= 6 && box.axes[4].source_stride == 16 &&
                           a.source_stride == box.axes[4].count * 16;
+    // A plain matrix read across (NumPy's Fortran order into T(8,128)): the tiles' source rows
+    // are one stride apart, axis 4 steps 16 elements along them and axis 5 steps 16 rows on,
+    // which is the next 16 destination columns. Axis 5 innermost fills the destination region
+    // by region (T(8,128): two whole 4 KiB tiles per step of axis 4) instead of one 64-byte line
+    // per tile row 512 KiB apart; each step prefetches the next step's line of every row.
+    // Measured (f32[8192,8192] Fortran order -> T(8,128), EPYC Zen 3, 2 threads): 1.79-1.83x
+    // -> 1.65-1.66x the time of the C-order conversion; on 1 thread no change (2.2-2.3x).
+    const bool across = box.axes.size() >= 6 && a.count == 16 &&
+                        source_group == 8 * a.source_stride && box.axes[4].source_stride == 16 &&
+                        box.axes[5].source_stride == 16 * a.source_stride &&
+                        box.axes[5].destination_stride == 16;
+    if (across) {
+      const StridedAxis& step = box.axes[4];
+      const StridedAxis& along = box.axes[5];
+      for_each_outer(box, 6, [&](int64_t s, int64_t d) {
+        for (int64_t g = 0; g < step.count; ++g) {
+          const int64_t from = s + g * step.source_stride;
+          transpose_16x16_block({
+              .source = source + from * 4,
+              .destination = destination + (d + g * step.destination_stride) * 4,
+              .source_stride = a.source_stride * 4,
+              .source_group = source_group * 4,
+              .destination_stride = b.destination_stride * 4,
+              .destination_group = destination_group * 4,
+              .sweep_count = along.count,
+              .sweep_source = along.source_stride * 4,
+              .sweep_destination = along.destination_stride * 4,
+              .band_count = 1,
+              .band_source = 0,
+              .band_destination = 0,
+              .next = reinterpret_cast<uintptr_t>(source) +
+                      static_cast<uintptr_t>((from + step.source_stride) * 4),
+              .prefetch_lines = 16,
+              .prefetch_row = a.source_stride * 4,
+              .prefetch_group = 0,
+              .groups = 1,
+              .tile_lines = 1,
+              .streaming = streaming,
+          });
+        }
+      });
+      return;
+    }
     if (!prefetch) {
       for_each_outer(box, 4, tile);
       return;

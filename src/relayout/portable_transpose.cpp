@@ -292,8 +292,8 @@ void TransposeBlock(const TileBlock& b) {
     for (int64_t r = 0; r < b.band_count; ++r) {
       for (int64_t u = 0; u < b.prefetch_lines; ++u) {
         hwy::Prefetch(reinterpret_cast<const void*>(
-            b.next +
-            static_cast<uintptr_t>(row * b.band_source + group * b.source_group + in_tile * 64)));
+            b.next + static_cast<uintptr_t>(row * b.prefetch_row + group * b.prefetch_group +
+                                            in_tile * 64)));
         if (++in_tile == b.tile_lines) {
           in_tile = 0;
           if (++group == b.groups) {

@@ -60,10 +60,10 @@ void staged_transpose_tiles(const std::byte* source, int64_t rows, int64_t sourc
 // A block of 16x16 tiles of 4-byte elements (byte offsets): tile (g, r), g < sweep_count,
 // r < band_count, is transpose_16x16_f32(source + g * sweep_source + r * band_source, ...) with
 // the strides and groups below, destination likewise; the tiles go along the sweep, then down
-// the band. Meanwhile `prefetch_lines` lines are prefetched per tile, in address order, from the
-// next block: band_count rows (band_source apart) of `groups` tiles (source_group apart) of
-// `tile_lines` contiguous lines each, starting at `next`. One dispatched call per block, so the
-// tile kernel and the prefetches are inlined (relayout of T(8,128) to transposed T(8,128)).
+// the band. Meanwhile `prefetch_lines` lines are prefetched per tile, in address order: line
+// `k` of group `g` of row `r` at next + r * prefetch_row + g * prefetch_group + k * 64, with
+// `tile_lines` lines per group and `groups` groups per row. One dispatched call per block, so
+// the tile kernel and the prefetches are inlined.
 struct TileBlock {
   const std::byte* source;
   std::byte* destination;
@@ -71,7 +71,7 @@ struct TileBlock {
   int64_t sweep_count, sweep_source, sweep_destination;
   int64_t band_count, band_source, band_destination;
   uintptr_t next;  // an address, not a pointer: the last block's "next" lies past the buffer
-  int64_t prefetch_lines, groups, tile_lines;
+  int64_t prefetch_lines, prefetch_row, prefetch_group, groups, tile_lines;
   bool streaming;
 };
 void transpose_16x16_block(const TileBlock& block);

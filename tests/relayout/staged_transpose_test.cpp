@@ -72,6 +72,11 @@ TEST(StagedTranspose, PlansThatStreamMatchTheReference) {
       {"f32[1024,1024]{1,0:T(8,128)}", "f32[1024,1024]{0,1:T(8,128)}"},
       {"f32[1032,1040]{1,0:T(8,128)}", "f32[1032,1040]{0,1:T(8,128)}"},
       {"f32[2,1024,640]{2,1,0:T(8,128)}", "f32[2,1024,640]{1,2,0:T(8,128)}"},
+      // A plain matrix read across into tiles (NumPy's Fortran order into T(8,128)): the
+      // destination filled two tiles at a time (copy_kernels.cpp).
+      {"f32[1024,1024]{0,1}", "f32[1024,1024]{1,0:T(8,128)}"},
+      {"f32[1040,1032]{0,1}", "f32[1040,1032]{1,0:T(8,128)}"},
+      {"f32[2,1024,640]{1,2,0}", "f32[2,1024,640]{2,1,0:T(8,128)}"},
   };
   std::mt19937 rng(3);
   for (const auto& pair : pairs) {
