@@ -9,9 +9,9 @@
 // Every case also runs on 1 GiB (<case>_1GiB, DRAM-bound). One case's buffers are held at a time
 // (3 GiB for a 1 GiB case), allocated when a benchmark of that case starts.
 //
-// Threads: 2, or TESSERA_BENCH_THREADS. The work runs on several threads, so bytes_per_second is
-// computed here from wall-clock time (Google Benchmark's own rates use the main thread's CPU
-// time); the names stay exactly BM_<kind>/<case>.
+// Threads: 2, or TESSERA_BENCH_THREADS, for tessera, the copies and oneDNN (OpenMP) alike. The work
+// runs on several threads, so bytes_per_second is computed here from wall-clock time (Google
+// Benchmark's own rates use the main thread's CPU time); the names stay exactly BM_<kind>/<case>.
 #include <benchmark/benchmark.h>
 #include <sys/mman.h>
 
@@ -33,6 +33,9 @@
 
 #ifdef TESSERA_HAVE_ONEDNN
 #include <oneapi/dnnl/dnnl.hpp>
+#endif
+#ifdef _OPENMP
+#include <omp.h>
 #endif
 
 namespace {
@@ -291,6 +294,9 @@ void BM_Naive(benchmark::State& state, const RelayoutCase* c) {
 void BM_OneDNN(benchmark::State& state, const RelayoutCase* c) {
   CaseData& data = case_data(*c);
   const StridedView& v = c->onednn;
+#ifdef _OPENMP
+  omp_set_num_threads(bench_threads());  // oneDNN's OpenMP runtime: as many threads as tessera
+#endif
   const auto type = v.element_bytes == 4   ? dnnl::memory::data_type::f32
                     : v.element_bytes == 2 ? dnnl::memory::data_type::bf16
                                            : dnnl::memory::data_type::s8;
