@@ -35,8 +35,9 @@ class AtomicFile {
   std::span<std::byte> map(int64_t bytes);
   // Like map(), starting from a copy of the destination's current bytes (which must be `bytes`).
   std::span<std::byte> map_copy_of_destination(int64_t bytes);
-  // Unmaps the mapped pages from this process (their bytes stay in the page cache, dirty ones
-  // still to be written): keeps the resident set bounded while a large file is written in pieces.
+  // Unmaps the mapped pages from this process (their bytes stay in the page cache) and starts
+  // writing the dirty ones to disk without waiting: keeps the resident set bounded, and the page
+  // cache reclaimable under a memory limit, while a large file is written in pieces.
   void release_mapped_pages();
   // Appends bytes to an unmapped file (small documents: pictures, reports).
   void write(std::string_view bytes);
