@@ -242,7 +242,8 @@ def convert_in_cgroup(tessera, make_cgroup, capsys, label, args):
               f"{reached} times, {kills} OOM kills")
     assert result.returncode == 0, f"exit {result.returncode}: {result.stderr}"
     assert kills == 0
-    assert peak is None or peak <= LIMIT_BYTES
+    # Charges that may not fail (__GFP_NOFAIL) can pass the limit by a few pages.
+    assert peak is None or peak <= LIMIT_BYTES + (1 << 20)
     # The limit was reached: the files did not fit, so pages were reclaimed or written back while
     # the conversion ran (otherwise this test would prove nothing about larger-than-memory files).
     assert reached > 0
