@@ -124,9 +124,9 @@ class MemoryCgroup:
             return int(self.read("memory.failcnt"))
         return self.keyed("memory.events")["max"]
 
-    def oom_kills(self):
-        """OOM kills in this cgroup (0 when the kernel does not count them: the exit status
-        then shows a kill)."""
+    def oom_events(self):
+        """OOM kills in this cgroup, and (v2) allocations that were about to fail; 0 where the
+        kernel does not count them (a kill then shows in the exit status)."""
         events = self.keyed("memory.oom_control" if self.version == 1 else "memory.events")
         return events.get("oom_kill", 0) + (events.get("oom", 0) if self.version == 2 else 0)
 
@@ -234,14 +234,14 @@ def convert_in_cgroup(tessera, make_cgroup, capsys, label, args):
     seconds = time.monotonic() - start
     peak = cgroup.peak()
     reached = cgroup.times_limit_was_reached()
-    kills = cgroup.oom_kills()
+    ooms = cgroup.oom_events()
     with capsys.disabled():
         print(f"\n[memory cgroup v{cgroup.version}] {label}: {FILE_BYTES >> 20} MiB in "
               f"{seconds:.2f} s under a {LIMIT_BYTES >> 20} MiB limit; peak "
               f"{'unknown' if peak is None else f'{peak / (1 << 20):.1f} MiB'}, limit reached "
-              f"{reached} times, {kills} OOM kills")
+              f"{reached} times, {ooms} OOM events")
     assert result.returncode == 0, f"exit {result.returncode}: {result.stderr}"
-    assert kills == 0
+    assert ooms == 0
     # Charges that may not fail (__GFP_NOFAIL) can pass the limit by a few pages.
     assert peak is None or peak <= LIMIT_BYTES + (1 << 20)
     # The limit was reached: the files did not fit, so pages were reclaimed or written back while
