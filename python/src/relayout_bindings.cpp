@@ -146,6 +146,10 @@ void bind_relayout(nb::module_& module) {
            nb::arg("first"), nb::arg("end"),
            "Runs pieces [first, end); consecutive ranges covering [0, piece_count) in order\n"
            "are execute(). The GIL is released.")
+      .def("destination_settled_bytes", &relayout::RelayoutPlan::destination_settled_bytes,
+           nb::arg("piece"),
+           "Once pieces [0, piece) have run, the destination bytes before this offset are\n"
+           "final: no later piece writes there (for writing output out as it is done).")
       .def_prop_ro("source_bytes", &relayout::RelayoutPlan::source_bytes)
       .def_prop_ro("destination_bytes", &relayout::RelayoutPlan::destination_bytes)
       .def_prop_ro("threads", &relayout::RelayoutPlan::threads)

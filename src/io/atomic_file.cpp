@@ -168,8 +168,22 @@ std::span<std::byte> AtomicFile::map_copy_of_destination(int64_t bytes) {
 }
 
 void AtomicFile::release_mapped_pages() {
-  // For a shared file mapping MADV_DONTNEED only drops this process's page table entries.
+  // For a shared file mapping MADV_DONTNEED only drops this process's page table entries; the
+  // pages' dirty bits move to the page cache.
   if (mapping_ != nullptr) ::madvise(mapping_, mapped_bytes_, MADV_DONTNEED);
+}
+
+void AtomicFile::start_writeback(int64_t begin, int64_t end) {
+  // Whole pages only: a page the range ends inside may still be written.
+  static const int64_t page = ::sysconf(_SC_PAGESIZE);
+  end -= end % page;
+  if (end <= begin) return;
+  // Under a memory cgroup limit smaller than the file, reclaim cannot write file pages itself: it
+  // waits on dirty ones until the flusher gets to them (global dirty thresholds, far above a
+  // small limit), while written-back clean pages are dropped at once. Unlimited, the writing
+  // overlaps the conversion instead of all waiting for commit()'s fsync. Measured in
+  // BENCHMARKS.md ("Larger than memory").
+  ::sync_file_range(descriptor_, begin, end - begin, SYNC_FILE_RANGE_WRITE);
 }
 
 void AtomicFile::write(std::string_view bytes) {

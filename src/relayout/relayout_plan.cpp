@@ -32,6 +32,14 @@ struct Task {
   bool fill = false;
 };
 
+// The lowest destination element a box writes (a reversed view's axes move backwards).
+int64_t first_offset(const StridedBox& box) {
+  int64_t first = box.destination_base;
+  for (const StridedAxis& a : box.axes)
+    first += std::min<int64_t>(0, (a.count - 1) * a.destination_stride);
+  return first;
+}
+
 int64_t last_offset(const StridedBox& box) {
   int64_t last = box.destination_base;
   for (const StridedAxis& a : box.axes) last += (a.count - 1) * a.destination_stride;
@@ -235,6 +243,18 @@ int64_t RelayoutPlan::piece_bytes(int64_t piece) const {
   if (piece < 0 || piece >= static_cast<int64_t>(p.tasks.size())) return 0;
   const Task& t = p.tasks[static_cast<std::size_t>(piece)];
   return std::max<int64_t>(1, t.box.elements() * p.destination.element_bits() / 8);
+}
+
+int64_t RelayoutPlan::destination_settled_bytes(int64_t piece) const {
+  const Implementation& p = *implementation_;
+  const int64_t all = p.destination.size_bytes();
+  if (piece >= static_cast<int64_t>(p.tasks.size())) return piece >= piece_count() ? all : 0;
+  if (piece <= 0) return 0;  // piece 0's call also runs the whole-buffer fill and general walk
+  int64_t lowest = p.destination.size_elements();
+  for (std::size_t i = static_cast<std::size_t>(piece); i < p.tasks.size(); ++i)
+    lowest = std::min(lowest, first_offset(p.tasks[i].box));
+  // Elements share bytes below 8 bits; the last byte's spare bits are cleared by the last piece.
+  return std::clamp<int64_t>(lowest * p.destination.element_bits() / 8, 0, all);
 }
 
 void RelayoutPlan::execute_pieces(std::span<const std::byte> source,

@@ -70,6 +70,32 @@ TEST_F(AtomicFileTest, WithoutCommitTheOldFileStaysAndNoTemporaryIsLeft) {
   EXPECT_EQ(entries(), 1);
 }
 
+// release_mapped_pages() drops the mapping's pages, start_writeback() sends them to disk while the
+// conversion goes on: bytes written before and after, even into a page already being written
+// back, all reach the file.
+TEST_F(AtomicFileTest, BytesWrittenAroundReleasedPagesAllArrive) {
+  const std::string out = path("out.bin");
+  constexpr std::size_t kBytes = std::size_t{8} << 20;
+  std::string expected(kBytes, 'a');
+  {
+    AtomicFile file(out);
+    auto bytes = file.map(static_cast<int64_t>(kBytes));
+    std::memset(bytes.data(), 'a', kBytes / 2);
+    file.release_mapped_pages();
+    file.start_writeback(0, static_cast<int64_t>(kBytes / 2) + 100);
+    std::memset(bytes.data() + kBytes / 2, 'b', kBytes / 2);
+    std::memset(expected.data() + kBytes / 2, 'b', kBytes / 2);
+    bytes[5] = std::byte{'c'};  // a page of the first half again
+    expected[5] = 'c';
+    file.release_mapped_pages();
+    file.start_writeback(0, static_cast<int64_t>(kBytes));
+    EXPECT_FALSE(fs::exists(out));
+    file.commit();
+  }
+  EXPECT_EQ(read(out), expected);
+  EXPECT_EQ(entries(), 1);
+}
+
 TEST_F(AtomicFileTest, UpdateInPlaceStartsFromTheDestination) {
   const std::string out = path("image.bin");
   write(out, "0123456789");

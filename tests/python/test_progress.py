@@ -48,6 +48,20 @@ def test_pieces_in_order_are_the_whole_conversion():
     assert np.array_equal(pieces, whole)
 
 
+def test_settled_bytes_are_not_written_by_later_pieces():
+    source = tessera.Layout.parse("f32[1024,1024]{1,0}").index_map
+    destination = tessera.Layout.parse("f32[1024,1024]{1,0:T(8,128)}").index_map
+    plan = _tessera.Relayout(source, destination)
+    data = np.random.default_rng(4).integers(0, 256, plan.source_bytes, dtype=np.uint8)
+    half = plan.piece_count // 2
+    settled = plan.destination_settled_bytes(half)
+    assert settled == sum(plan.piece_bytes(i) for i in range(half)) > 0
+    rest = np.full(plan.destination_bytes, 0xEE, np.uint8)
+    plan.execute_pieces(data, rest, half, plan.piece_count)
+    assert (rest[:settled] == 0xEE).all() and not (rest[settled:] == 0xEE).all()
+    assert plan.destination_settled_bytes(plan.piece_count) == plan.destination_bytes
+
+
 def test_release_buffers_frees_the_recycled_outputs():
     x = np.zeros((2048, 2048), np.float32)
     physical = tessera.to_physical(x, LAYOUT)

@@ -2,6 +2,7 @@
 // `tessera convert` (issue 12) writes the same bytes as one call.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 #include <string>
 #include <vector>
@@ -50,13 +51,56 @@ TEST_P(PiecesEqualWhole, InGroupsOfAnySize) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Layouts, PiecesEqualWhole,
-    ::testing::Values(Case{"f32[1024,1024]{1,0}", "f32[1024,1024]{1,0:T(8,128)}"},
-                      Case{"f32[1000,999]{1,0}", "f32[1000,999]{0,1:T(8,128)}"},
-                      Case{"bf16[300,700]{1,0}", "bf16[300,700]{1,0:T(8,128)(2,1)}"},
-                      Case{"s4[33,65]{1,0:E(8)}", "s4[33,65]{1,0:T(8,128)(2,1)E(4)}"},
-                      Case{"f32[5]{0}", "f32[5]{0}"}));
+const auto kCases = ::testing::Values(
+    Case{"f32[1024,1024]{1,0}", "f32[1024,1024]{1,0:T(8,128)}"},
+    Case{"f32[1000,999]{1,0}", "f32[1000,999]{0,1:T(8,128)}"},
+    Case{"bf16[300,700]{1,0}", "bf16[300,700]{1,0:T(8,128)(2,1)}"},
+    Case{"s4[33,65]{1,0:E(8)}", "s4[33,65]{1,0:T(8,128)(2,1)E(4)}"},
+    Case{"f32[1024,1024]{1,0}", "f32[1024,1024]{0,1}"}, Case{"f32[5]{0}", "f32[5]{0}"});
+
+INSTANTIATE_TEST_SUITE_P(Layouts, PiecesEqualWhole, kCases);
+
+// destination_settled_bytes(k) is a promise the streaming writer relies on when it sends output
+// to disk early: pieces from k on never write below it.
+class SettledBytes : public ::testing::TestWithParam<Case> {};
+
+TEST_P(SettledBytes, LaterPiecesNeverWriteBelowThem) {
+  const xla::TiledLayout from(xla::parse_shape(GetParam().from));
+  const xla::TiledLayout to(xla::parse_shape(GetParam().to));
+  std::mt19937_64 rng(11);
+  const Bytes source = random_bytes(from.index_map().size_bytes(), rng);
+  RelayoutOptions options;
+  options.fill_bits = 0x5a;
+  const RelayoutPlan plan = relayout::plan(from.index_map(), to.index_map(), options);
+  const int64_t count = plan.piece_count();
+  EXPECT_EQ(plan.destination_settled_bytes(0), 0);
+  EXPECT_EQ(plan.destination_settled_bytes(count), plan.destination_bytes());
+  for (int64_t k = 0; k < count; ++k) {
+    const int64_t settled = plan.destination_settled_bytes(k);
+    EXPECT_LE(settled, plan.destination_settled_bytes(k + 1));
+    const Bytes untouched(static_cast<std::size_t>(to.index_map().size_bytes()), std::byte{0xee});
+    Bytes destination = untouched;
+    plan.execute_pieces(source, destination, k, count);
+    const auto below = static_cast<std::ptrdiff_t>(settled);
+    EXPECT_TRUE(std::equal(destination.begin(), destination.begin() + below, untouched.begin()))
+        << GetParam().from << " -> " << GetParam().to << ": pieces from " << k
+        << " write below byte " << settled;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Layouts, SettledBytes, kCases);
+
+// Row-major -> T(8,128) settles in order, so `tessera convert` can write it back as it goes.
+TEST(SettledBytes, RowMajorToTiledSettlesAsItGoes) {
+  const xla::TiledLayout from(xla::parse_shape("f32[1024,1024]{1,0}"));
+  const xla::TiledLayout to(xla::parse_shape("f32[1024,1024]{1,0:T(8,128)}"));
+  const RelayoutPlan plan = relayout::plan(from.index_map(), to.index_map(), {});
+  const int64_t half = plan.piece_count() / 2;
+  ASSERT_GE(half, 1);
+  int64_t written = 0;
+  for (int64_t p = 0; p < half; ++p) written += plan.piece_bytes(p);
+  EXPECT_EQ(plan.destination_settled_bytes(half), written);
+}
 
 // A sub-byte layout's last byte keeps no stale bits from a reused buffer (issue 14 item 9).
 TEST(Pieces, SubByteTrailingBitsAreZeroed) {

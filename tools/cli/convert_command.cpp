@@ -208,6 +208,7 @@ void convert(const ConvertArguments& args) {
                                         : ProgressMode::kAuto,
                         image_bytes);
   int64_t done = 0;
+  int64_t written_back = 0;
   for (int64_t first = 0; first < plan.piece_count();) {
     int64_t end = first;
     int64_t group = 0;
@@ -216,6 +217,11 @@ void convert(const ConvertArguments& args) {
     // Only the pages of the next group stay mapped: the resident set does not grow with the file.
     input.release_mapped_pages();
     output.release_mapped_pages();
+    // Output no later piece writes goes to disk now, so a memory limit can drop its pages.
+    const int64_t settled =
+        static_cast<int64_t>(header.size()) + plan.destination_settled_bytes(end);
+    output.start_writeback(written_back, settled);
+    written_back = std::max(written_back, settled);
     done = std::min(done + group, image_bytes);
     progress.update(done);
     first = end;

@@ -38,6 +38,11 @@ class AtomicFile {
   // Unmaps the mapped pages from this process (their bytes stay in the page cache, dirty ones
   // still to be written): keeps the resident set bounded while a large file is written in pieces.
   void release_mapped_pages();
+  // Starts writing the file's bytes [begin, end) to disk, whole pages, without waiting: for bytes
+  // that will not change again (RelayoutPlan::destination_settled_bytes), so that under a memory
+  // limit smaller than the file their pages can be dropped instead of waited on. Writing to them
+  // afterwards is still correct, only slower (they are written again).
+  void start_writeback(int64_t begin, int64_t end);
   // Appends bytes to an unmapped file (small documents: pictures, reports).
   void write(std::string_view bytes);
   // fsync, then rename over the destination (keeping an existing destination's permissions).

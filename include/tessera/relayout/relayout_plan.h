@@ -69,6 +69,14 @@ class RelayoutPlan {
   int64_t piece_bytes(int64_t piece) const;
   void execute_pieces(std::span<const std::byte> source, std::span<std::byte> destination,
                       int64_t first, int64_t end) const;
+  // Once pieces [0, piece) have run, the destination's bytes before this offset are final: no
+  // piece from `piece` on writes there (all destination_bytes() once every piece has run). A
+  // streaming writer sends those bytes to disk while later pieces still run. Row-major ->
+  // T(8,128) settles its destination in order (a 32 MiB group of pieces settles ~32 MiB);
+  // a transpose {1,0} -> {0,1}, whose pieces each write a column band of every row, settles
+  // less than a row until its last piece; padding fills, which run last, hold it back to the
+  // first padding byte.
+  int64_t destination_settled_bytes(int64_t piece) const;
 
   int64_t source_bytes() const;
   int64_t destination_bytes() const;
