@@ -8,6 +8,7 @@
 #include "relayout/simd_kernels.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -125,9 +126,15 @@ bool has_avx2() {
   return yes;
 }
 
-bool interleave_rows(const std::byte* source, int64_t source_row_bytes, int rows, int element_bytes,
-                     int64_t columns, std::byte* destination, bool streaming, int64_t repeat,
-                     int64_t source_step, int64_t destination_step) {
+bool use_handwritten_avx2() {
+  static const bool yes = std::getenv("TESSERA_HANDWRITTEN_AVX2") != nullptr && has_avx2();
+  return yes;
+}
+
+bool interleave_rows_avx2(const std::byte* source, int64_t source_row_bytes, int rows,
+                          int element_bytes, int64_t columns, std::byte* destination,
+                          bool streaming, int64_t repeat, int64_t source_step,
+                          int64_t destination_step) {
   const int64_t bytes = columns * element_bytes;
   if (!has_avx2() || bytes % 32 != 0 || (rows != 2 && rows != 4)) return false;
   for (int64_t r = 0; r < repeat; ++r) {
@@ -137,8 +144,8 @@ bool interleave_rows(const std::byte* source, int64_t source_row_bytes, int rows
   return true;
 }
 
-bool pack_bits_32_rows(const std::byte* source, int64_t source_row_bytes, int64_t columns,
-                       std::byte* destination, bool streaming) {
+bool pack_bits_32_rows_avx2(const std::byte* source, int64_t source_row_bytes, int64_t columns,
+                            std::byte* destination, bool streaming) {
   if (!has_avx2() || columns % 32 != 0) return false;
   pack_bits_avx2(source, source_row_bytes, columns, destination, streaming);
   return true;
@@ -149,11 +156,14 @@ bool pack_bits_32_rows(const std::byte* source, int64_t source_row_bytes, int64_
 bool has_avx2() {
   return false;
 }
-bool interleave_rows(const std::byte*, int64_t, int, int, int64_t, std::byte*, bool, int64_t,
-                     int64_t, int64_t) {
+bool use_handwritten_avx2() {
   return false;
 }
-bool pack_bits_32_rows(const std::byte*, int64_t, int64_t, std::byte*, bool) {
+bool interleave_rows_avx2(const std::byte*, int64_t, int, int, int64_t, std::byte*, bool, int64_t,
+                          int64_t, int64_t) {
+  return false;
+}
+bool pack_bits_32_rows_avx2(const std::byte*, int64_t, int64_t, std::byte*, bool) {
   return false;
 }
 

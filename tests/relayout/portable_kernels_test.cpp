@@ -11,6 +11,7 @@
 #include <tuple>
 #include <vector>
 
+#include "relayout/highway_targets.h"
 #include "relayout/simd_kernels.h"
 #include "tessera/relayout/layout_operand.h"
 #include "tessera/relayout/relayout_plan.h"
@@ -23,18 +24,6 @@ std::vector<std::byte> pattern(std::size_t n, unsigned seed) {
   std::vector<std::byte> v(n);
   for (std::size_t i = 0; i < n; ++i) v[i] = static_cast<std::byte>((i * 131 + seed) % 251);
   return v;
-}
-
-// Runs `check` once per Highway target this CPU supports, then restores the normal choice.
-template <class F>
-void for_each_target(F&& check) {
-  for (const int64_t target : hwy::SupportedAndGeneratedTargets()) {
-    hwy::SetSupportedTargetsForTest(target);
-    SCOPED_TRACE(hwy::TargetName(target));
-    EXPECT_EQ(std::string(stream_target()), hwy::TargetName(target));
-    check();
-  }
-  hwy::SetSupportedTargetsForTest(0);
 }
 
 TEST(StreamingKernels, CopyEveryAlignmentAndLength) {
