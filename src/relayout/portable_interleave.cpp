@@ -78,22 +78,24 @@ HWY_INLINE void StoreVector(D d, hn::Vec<D> v, uint8_t* to, bool stream) {
   }
 }
 
-// Interleaves kRows (2 or 4) vectors of units of kUnit bytes and stores the kRows vectors of
-// output at `to`: row i's unit j lands at unit j * kRows + i.
+// Interleaves kRows (2 or 4) vectors of units of kUnit bytes (r2, r3 unused with 2 rows) and stores
+// the kRows vectors of output at `to`: row i's unit j lands at unit j * kRows + i. Vectors are
+// passed one by one: SVE's sizeless vectors cannot be array elements.
 template <size_t kUnit, int kRows, class D, class Order>
-HWY_INLINE void InterleaveStore(D d, const hn::Vec<D>* in, const Order& order, uint8_t* to,
-                                bool stream) {
+HWY_INLINE void InterleaveStore(D d, hn::Vec<D> r0, hn::Vec<D> r1, hn::Vec<D> r2, hn::Vec<D> r3,
+                                const Order& order, uint8_t* to, bool stream) {
   using Unit = hwy::UnsignedFromSize<kUnit>;
   const size_t n = hn::Lanes(d);
   hn::Vec<D> p_low, p_high;
-  InterleaveWhole<Unit>(d, in[0], in[1], order, p_low, p_high);
+  InterleaveWhole<Unit>(d, r0, r1, order, p_low, p_high);
   if constexpr (kRows == 2) {
+    (void)r2, (void)r3;
     StoreVector(d, p_low, to, stream);
     StoreVector(d, p_high, to + n, stream);
   } else {
     using Pair = hwy::UnsignedFromSize<2 * kUnit>;  // a unit of rows 0-1 next to one of rows 2-3
     hn::Vec<D> q_low, q_high, o0, o1, o2, o3;
-    InterleaveWhole<Unit>(d, in[2], in[3], order, q_low, q_high);
+    InterleaveWhole<Unit>(d, r2, r3, order, q_low, q_high);
     InterleaveWhole<Pair>(d, p_low, q_low, order, o0, o1);
     InterleaveWhole<Pair>(d, p_high, q_high, order, o2, o3);
     StoreVector(d, o0, to, stream);
@@ -108,9 +110,15 @@ template <size_t kUnit, int kRows, class D, class Order>
 HWY_INLINE void InterleaveSpan(D d, const Order& order, const uint8_t* source, int64_t row_bytes,
                                size_t begin, size_t end, uint8_t* destination, bool stream) {
   for (size_t j = begin; j < end; j += hn::Lanes(d)) {
-    hn::Vec<D> in[kRows];
-    for (int i = 0; i < kRows; ++i) in[i] = hn::LoadU(d, source + i * row_bytes + j);
-    InterleaveStore<kUnit, kRows>(d, in, order, destination + j * kRows, stream);
+    const auto r0 = hn::LoadU(d, source + j);
+    const auto r1 = hn::LoadU(d, source + row_bytes + j);
+    if constexpr (kRows == 2) {
+      InterleaveStore<kUnit, 2>(d, r0, r1, r0, r1, order, destination + j * 2, stream);
+    } else {
+      const auto r2 = hn::LoadU(d, source + 2 * row_bytes + j);
+      const auto r3 = hn::LoadU(d, source + 3 * row_bytes + j);
+      InterleaveStore<kUnit, 4>(d, r0, r1, r2, r3, order, destination + j * 4, stream);
+    }
   }
 }
 
@@ -161,9 +169,9 @@ HWY_INLINE void StoreWords(D d, uint8_t (*groups)[kBlock], size_t begin, size_t 
                            uint8_t* destination, bool stream) {
   const auto order = BlockPairOrder(d);
   for (size_t j = begin; j < end; j += hn::Lanes(d)) {
-    const hn::Vec<D> in[4] = {hn::LoadU(d, groups[0] + j), hn::LoadU(d, groups[1] + j),
-                              hn::LoadU(d, groups[2] + j), hn::LoadU(d, groups[3] + j)};
-    InterleaveStore<1, 4>(d, in, order, destination + j * 4, stream);
+    InterleaveStore<1, 4>(d, hn::LoadU(d, groups[0] + j), hn::LoadU(d, groups[1] + j),
+                          hn::LoadU(d, groups[2] + j), hn::LoadU(d, groups[3] + j), order,
+                          destination + j * 4, stream);
   }
 }
 
