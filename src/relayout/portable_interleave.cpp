@@ -194,7 +194,7 @@ bool InterleaveRows(const std::byte* source, int64_t source_row_bytes, int rows,
     kernel(from, source_row_bytes, n, to, streaming, repeat, source_step, destination_step);
     return true;
   };
-  switch (element_bytes * 10 + rows) {
+  switch (element_bytes * 10 + rows) {  // unit bytes 1, 2 or 4 by 2 or 4 rows
     case 12:
       return run(InterleaveGroups<1, 2>);
     case 14:
@@ -255,10 +255,6 @@ HWY_EXPORT(InterleaveTarget);
 bool interleave_rows(const std::byte* source, int64_t source_row_bytes, int rows, int element_bytes,
                      int64_t columns, std::byte* destination, bool streaming, int64_t repeat,
                      int64_t source_step, int64_t destination_step) {
-  if (use_handwritten_avx2()) {  // TEMPORARY: benchmark switch
-    return interleave_rows_avx2(source, source_row_bytes, rows, element_bytes, columns, destination,
-                                streaming, repeat, source_step, destination_step);
-  }
   return HWY_DYNAMIC_DISPATCH(InterleaveRows)(source, source_row_bytes, rows, element_bytes,
                                               columns, destination, streaming, repeat, source_step,
                                               destination_step);
@@ -266,9 +262,6 @@ bool interleave_rows(const std::byte* source, int64_t source_row_bytes, int rows
 
 bool pack_bits_32_rows(const std::byte* source, int64_t source_row_bytes, int64_t columns,
                        std::byte* destination, bool streaming) {
-  if (use_handwritten_avx2()) {  // TEMPORARY: benchmark switch
-    return pack_bits_32_rows_avx2(source, source_row_bytes, columns, destination, streaming);
-  }
   return HWY_DYNAMIC_DISPATCH(PackBits32Rows)(source, source_row_bytes, columns, destination,
                                               streaming);
 }

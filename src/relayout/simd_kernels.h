@@ -1,17 +1,14 @@
-// SIMD kernels chosen at run time: the same binary runs on CPUs without AVX2 and on aarch64 (the
-// scalar kernels take over). Each function returns false when it cannot handle the request here.
-// The streaming copies are Highway code dispatched to the best target of this CPU
-// (streaming_kernels.cpp); the transposes, interleaves and bit packing are hand-written AVX2
-// (simd_kernels.cpp).
+// SIMD kernels written once with Highway and dispatched at run time to the best target of this
+// CPU (SSE2 to AVX-512 on x86, NEON/SVE on ARM), so the library is built for the baseline and
+// runs anywhere: streaming copies (streaming_kernels.cpp), 16x16 transposes
+// (portable_transpose.cpp), row interleaves and bit packing (portable_interleave.cpp). A function
+// returning false could not handle the request (shape); the caller's scalar loop takes over.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 
 namespace tessera::relayout {
-
-// True when the CPU has AVX2 (checked once).
-bool has_avx2();
 
 // Copies `bytes` with non-temporal stores of the widest vectors this CPU has (64 bytes with
 // AVX-512, 32 with AVX2, 16 with NEON; BENCHMARKING.md: the copy ceiling).
@@ -72,15 +69,5 @@ bool pack_bits_32_rows(const std::byte* source, int64_t source_row_bytes, int64_
 
 // Highway's name of the target interleave_rows and pack_bits_32_rows run with here.
 const char* interleave_target();
-
-// TEMPORARY (benchmark of issue 13): the hand-written AVX2 kernels, chosen when the environment
-// sets TESSERA_HANDWRITTEN_AVX2.
-bool use_handwritten_avx2();
-bool interleave_rows_avx2(const std::byte* source, int64_t source_row_bytes, int rows,
-                          int element_bytes, int64_t columns, std::byte* destination,
-                          bool streaming, int64_t repeat, int64_t source_step,
-                          int64_t destination_step);
-bool pack_bits_32_rows_avx2(const std::byte* source, int64_t source_row_bytes, int64_t columns,
-                            std::byte* destination, bool streaming);
 
 }  // namespace tessera::relayout
