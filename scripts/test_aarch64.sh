@@ -2,8 +2,8 @@
 # Cross-compiles the library and its relayout tests for aarch64 (Debian's g++-aarch64-linux-gnu
 # and the arm64 builds of fmt, GoogleTest and Highway) and runs them under qemu-aarch64 (Debian's
 # qemu-user). Installs what is missing. Exit status 0 when every test passed.
-# On aarch64 the hand-written AVX2 kernels are compiled out (scalar loops take over) and the
-# Highway streaming copies run NEON or SVE, whichever qemu's CPU offers.
+# On aarch64 the Highway kernels (streaming copies, transposes, interleaves, bit packing) run
+# NEON or SVE, whichever qemu's CPU offers; the tests run every target qemu supports.
 #
 #   scripts/test_aarch64.sh            # build/aarch64; extra arguments go to the test binary
 set -euo pipefail

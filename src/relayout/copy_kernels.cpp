@@ -265,13 +265,14 @@ void grouped_transpose_box(const StridedBox& box, bool streaming, const std::byt
 }
 
 // Transposes of 1- or 2-byte elements whose destination takes 2 or 4 source rows at a time:
-// XLA's (2,1) and (4,1) packing, done by the AVX2 interleave kernels.
+// XLA's (2,1) and (4,1) packing, done by the Highway interleave kernels.
 bool uses_interleave(const StridedBox& box, const CopyKernel& k) {
   const int bytes = k.source_bits / 8;
   const StridedAxis& inner = box.axes[0];
   return k.kind == KernelKind::kTranspose && !k.grouped && (bytes == 1 || bytes == 2) &&
          (inner.count == 2 || inner.count == 4) && box.axes.size() >= 2 &&
-         box.axes[1].destination_stride == inner.count && has_avx2();
+         box.axes[1].destination_stride == inner.count &&
+         box.axes[1].count * bytes % kInterleaveRowBytes == 0;
 }
 
 void transpose_box(const StridedBox& box, const CopyKernel& k, const std::byte* source,
@@ -493,7 +494,7 @@ CopyKernel choose_copy_kernel(StridedBox& box, int source_bits, int destination_
       std::all_of(box.axes.begin() + 2, box.axes.end(),
                   [](const StridedAxis& a) { return a.destination_stride % 32 == 0; })) {
     k.kind = KernelKind::kPackBits;
-    k.streaming = streaming && has_avx2();
+    k.streaming = streaming;  // the Highway kernel streams on every target
     sort_outer_by_source(box, 2);
   }
   return k;
@@ -586,10 +587,13 @@ std::string simd_target(const StridedBox& box, const CopyKernel& k) {
       if (k.source_bits == 32) {
         return fmt::format("{} (Highway)", transpose_target());
       }
-      return uses_interleave(box, k) ? "AVX2 (hand-written)" : "none (scalar)";
+      return uses_interleave(box, k) ? fmt::format("{} (Highway)", interleave_target())
+                                     : "none (scalar)";
     }
     case KernelKind::kPackBits:
-      return has_avx2() ? "AVX2 (hand-written)" : "none (scalar)";
+      return box.axes[1].count % kInterleaveRowBytes == 0
+                 ? fmt::format("{} (Highway)", interleave_target())
+                 : "none (scalar)";
     case KernelKind::kStrided:
     case KernelKind::kBits:
       break;

@@ -1,8 +1,8 @@
-// SIMD kernels chosen at run time: the same binary runs on CPUs without AVX2 and on aarch64 (the
-// scalar kernels take over). Each function returns false when it cannot handle the request here.
-// The streaming copies are Highway code dispatched to the best target of this CPU
-// (streaming_kernels.cpp); the transposes, interleaves and bit packing are hand-written AVX2
-// (simd_kernels.cpp).
+// SIMD kernels written once with Highway and dispatched at run time to the best target of this
+// CPU (SSE2 to AVX-512 on x86, NEON/SVE on ARM), so the library is built for the baseline and
+// runs anywhere: streaming copies (streaming_kernels.cpp), 16x16 transposes
+// (portable_transpose.cpp), row interleaves and bit packing (portable_interleave.cpp). A function
+// returning false could not handle the request (shape); the caller's scalar loop takes over.
 #pragma once
 
 #include <hwy/cache_control.h>
@@ -11,9 +11,6 @@
 #include <cstdint>
 
 namespace tessera::relayout {
-
-// True when the CPU has AVX2 (checked once).
-bool has_avx2();
 
 // Copies `bytes` with non-temporal stores of the widest vectors this CPU has (64 bytes with
 // AVX-512, 32 with AVX2, 16 with NEON; BENCHMARKING.md: the copy ceiling).
@@ -78,17 +75,28 @@ void transpose_16x16_block(const TileBlock& block);
 // Highway's name of the target transpose_16x16_f32 runs with here ("AVX2", "AVX3", "NEON", ...).
 const char* transpose_target();
 
-// Interleaves `rows` (2 or 4) source rows of `columns` elements of `element_bytes` (1 or 2; a
-// multiple of 32 bytes per row): destination[j * rows + i] = row_i[j]. This is the packing of
-// XLA's (2,1) and (4,1) tiles.
-// `repeat` times, the next group `source_step` / `destination_step` bytes further.
+// interleave_rows and pack_bits_32_rows take rows of a multiple of this many bytes (one 128-bit
+// vector; wider targets do the rest of a row with 128-bit vectors) and refuse others.
+constexpr int64_t kInterleaveRowBytes = 16;
+
+// Interleaves `rows` (2 or 4) source rows of `columns` elements of `element_bytes` (1, 2 or 4; a
+// multiple of kInterleaveRowBytes per row): destination[j * rows + i] = row_i[j]. This is the
+// packing of XLA's (2,1) and (4,1) tiles. `repeat` times, the next group `source_step` /
+// `destination_step` bytes further. Non-temporal stores when `streaming` and the group's
+// destination is aligned to the vector. Returns false (nothing written) for other shapes.
+// E.g. rows 2, 2-byte elements a0 a1 .. and b0 b1 ..: destination = a0 b0 a1 b1 ...
+// Highway code (portable_interleave.cpp) dispatched to the best target of this CPU.
 bool interleave_rows(const std::byte* source, int64_t source_row_bytes, int rows, int element_bytes,
                      int64_t columns, std::byte* destination, bool streaming, int64_t repeat = 1,
                      int64_t source_step = 0, int64_t destination_step = 0);
 
 // Packs the low bits of 32 source rows of bytes into 32-bit words: bit i of word j =
-// row_i[j] & 1 (XLA's (32,1) tile with E(1)). `columns` is a multiple of 32.
+// row_i[j] & 1 (XLA's (32,1) tile with E(1)). `columns` is a multiple of kInterleaveRowBytes
+// (else false, nothing written). E.g. rows 0 and 5 all ones, the rest zero: every word 0x21.
 bool pack_bits_32_rows(const std::byte* source, int64_t source_row_bytes, int64_t columns,
                        std::byte* destination, bool streaming);
+
+// Highway's name of the target interleave_rows and pack_bits_32_rows run with here.
+const char* interleave_target();
 
 }  // namespace tessera::relayout

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "relayout/every_target.h"
+#include "relayout/highway_targets.h"
 #include "relayout/simd_kernels.h"
 #include "tessera/relayout/layout_operand.h"
 #include "tessera/relayout/relayout_plan.h"

@@ -1,5 +1,5 @@
-// Runs a check once per Highway target this CPU supports (here SSE2 to AVX2; AVX-512 where
-// present), so every dispatched kernel is tested, not only the one the CPU would pick.
+// Runs a check once per Highway target this CPU supports (SSE2 to AVX2 here; AVX-512 where present;
+// NEON/SVE under qemu-aarch64), for the tests of the portable kernels.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -11,6 +11,7 @@
 
 namespace tessera::relayout {
 
+// Runs `check` once per Highway target this CPU supports, then restores the normal choice.
 template <class F>
 void for_each_target(F&& check) {
   for (const int64_t target : hwy::SupportedAndGeneratedTargets()) {
@@ -19,7 +20,7 @@ void for_each_target(F&& check) {
     EXPECT_EQ(std::string(stream_target()), hwy::TargetName(target));
     check();
   }
-  hwy::SetSupportedTargetsForTest(0);  // back to the CPU's best
+  hwy::SetSupportedTargetsForTest(0);
 }
 
 }  // namespace tessera::relayout

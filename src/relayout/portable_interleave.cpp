@@ -1,0 +1,274 @@
+// The row interleaves of XLA's (2,1) and (4,1) packing and the (32,1) bit packing of pred, written
+// once with Highway and dispatched at run time (SSE2/SSSE3/SSE4/AVX2/AVX-512 on x86, NEON/SVE on
+// ARM). They replaced hand-written AVX2 kernels (BENCHMARKS.md, "Issue 13: interleaves and bit
+// packing through Highway"), which left every other CPU to the scalar loops.
+//
+// Worked example, rows = 2, 1-byte units, 32-byte AVX2 vectors: rows a and b give
+//   destination = a0 b0 a1 b1 ... a31 b31 (64 bytes, two vectors).
+// InterleaveLower/Upper pair lanes within each 128-bit block only, so each input's 64-bit lanes are
+// first put in the order (0, 2, 1, 3): block 0 then holds bytes 0-7 and 16-23, and the lower halves
+// of the blocks interleave to a0 b0 .. a7 b7 | a8 b8 .. a15 b15 = the first output vector.
+//
+// This file is included once per target by hwy/foreach_target.h.
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "relayout/portable_interleave.cpp"
+#include <hwy/foreach_target.h>  // must come before highway.h
+#include <hwy/highway.h>
+
+#include <algorithm>
+
+#include "relayout/simd_kernels.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace tessera::relayout::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+#if HWY_TARGET != HWY_SCALAR  // one lane: nothing to interleave, the callers' scalar loops run
+
+// Whole vectors of bytes, and 16-byte vectors for the rest of a row (the contract asks for
+// multiples of 16 bytes, so every target accepts the same shapes).
+using Bytes = hn::ScalableTag<uint8_t>;
+using Bytes16 = hn::FixedTag<uint8_t, 16>;
+
+// True when D has more than one 128-bit block (AVX2, AVX-512; SVE beyond 128 bits).
+template <class D>
+constexpr bool kManyBlocks = HWY_HAVE_SCALABLE || hn::MaxLanes(D()) > 16;
+
+// Table for the 64-bit lane order that puts lanes k and nb + k into block k (nb blocks): on AVX2
+// (0, 2, 1, 3), the permute4x64(0xD8) of the hand-written kernel; on AVX-512 (0, 4, 1, 5, ...).
+// One block (SSE4, NEON): no table, the order is the identity.
+template <class D>
+HWY_INLINE auto BlockPairOrder(D d) {
+  if constexpr (kManyBlocks<D>) {
+    const hn::Repartition<uint64_t, D> d64;
+    const size_t lanes = hn::Lanes(d64);
+    int64_t order[HWY_MAX_BYTES / 8];
+    for (size_t i = 0; i < lanes; ++i) {
+      order[i] = static_cast<int64_t>(i / 2 + (i % 2) * (lanes / 2));
+    }
+    return hn::SetTableIndices(d64, order);
+  } else {
+    (void)d;
+    return 0;
+  }
+}
+
+// low = a0 b0 a1 b1 ... over the first halves of a and b (units of T), high over the second halves.
+template <typename T, class D, class Order>
+HWY_INLINE void InterleaveWhole(D d, hn::Vec<D> a, hn::Vec<D> b, const Order& order,
+                                hn::Vec<D>& low, hn::Vec<D>& high) {
+  if constexpr (kManyBlocks<D>) {
+    const hn::Repartition<uint64_t, D> d64;
+    a = hn::BitCast(d, hn::TableLookupLanes(hn::BitCast(d64, a), order));
+    b = hn::BitCast(d, hn::TableLookupLanes(hn::BitCast(d64, b), order));
+  } else {
+    (void)order;
+  }
+  const hn::Repartition<T, D> du;
+  low = hn::BitCast(d, hn::InterleaveLower(du, hn::BitCast(du, a), hn::BitCast(du, b)));
+  high = hn::BitCast(d, hn::InterleaveUpper(du, hn::BitCast(du, a), hn::BitCast(du, b)));
+}
+
+template <class D>
+HWY_INLINE void StoreVector(D d, hn::Vec<D> v, uint8_t* to, bool stream) {
+  if (stream) {
+    hn::Stream(v, d, to);
+  } else {
+    hn::StoreU(v, d, to);
+  }
+}
+
+// Interleaves kRows (2 or 4) vectors of units of kUnit bytes (r2, r3 unused with 2 rows) and stores
+// the kRows vectors of output at `to`: row i's unit j lands at unit j * kRows + i. Vectors are
+// passed one by one: SVE's sizeless vectors cannot be array elements.
+template <size_t kUnit, int kRows, class D, class Order>
+HWY_INLINE void InterleaveStore(D d, hn::Vec<D> r0, hn::Vec<D> r1, hn::Vec<D> r2, hn::Vec<D> r3,
+                                const Order& order, uint8_t* to, bool stream) {
+  using Unit = hwy::UnsignedFromSize<kUnit>;
+  const size_t n = hn::Lanes(d);
+  hn::Vec<D> p_low, p_high;
+  InterleaveWhole<Unit>(d, r0, r1, order, p_low, p_high);
+  if constexpr (kRows == 2) {
+    (void)r2, (void)r3;
+    StoreVector(d, p_low, to, stream);
+    StoreVector(d, p_high, to + n, stream);
+  } else {
+    using Pair = hwy::UnsignedFromSize<2 * kUnit>;  // a unit of rows 0-1 next to one of rows 2-3
+    hn::Vec<D> q_low, q_high, o0, o1, o2, o3;
+    InterleaveWhole<Unit>(d, r2, r3, order, q_low, q_high);
+    InterleaveWhole<Pair>(d, p_low, q_low, order, o0, o1);
+    InterleaveWhole<Pair>(d, p_high, q_high, order, o2, o3);
+    StoreVector(d, o0, to, stream);
+    StoreVector(d, o1, to + n, stream);
+    StoreVector(d, o2, to + 2 * n, stream);
+    StoreVector(d, o3, to + 3 * n, stream);
+  }
+}
+
+// Bytes [begin, end) of each row, whole vectors of D (end - begin a multiple of Lanes(d)).
+template <size_t kUnit, int kRows, class D, class Order>
+HWY_INLINE void InterleaveSpan(D d, const Order& order, const uint8_t* source, int64_t row_bytes,
+                               size_t begin, size_t end, uint8_t* destination, bool stream) {
+  for (size_t j = begin; j < end; j += hn::Lanes(d)) {
+    const auto r0 = hn::LoadU(d, source + j);
+    const auto r1 = hn::LoadU(d, source + row_bytes + j);
+    if constexpr (kRows == 2) {
+      InterleaveStore<kUnit, 2>(d, r0, r1, r0, r1, order, destination + j * 2, stream);
+    } else {
+      const auto r2 = hn::LoadU(d, source + 2 * row_bytes + j);
+      const auto r3 = hn::LoadU(d, source + 3 * row_bytes + j);
+      InterleaveStore<kUnit, 4>(d, r0, r1, r2, r3, order, destination + j * 4, stream);
+    }
+  }
+}
+
+template <size_t kUnit, int kRows>
+void InterleaveGroups(const uint8_t* source, int64_t row_bytes, size_t bytes, uint8_t* destination,
+                      bool streaming, int64_t repeat, int64_t source_step,
+                      int64_t destination_step) {
+  const Bytes d;
+  const Bytes16 d16;
+  const auto order = BlockPairOrder(d);
+  const auto order16 = BlockPairOrder(d16);
+  const size_t whole = bytes - bytes % hn::Lanes(d);
+  for (int64_t r = 0; r < repeat; ++r) {
+    const uint8_t* from = source + r * source_step;
+    uint8_t* to = destination + r * destination_step;
+    // Non-temporal stores need aligned vectors; the 16-byte tail is then aligned too.
+    const bool stream = streaming && reinterpret_cast<uintptr_t>(to) % hn::Lanes(d) == 0;
+    InterleaveSpan<kUnit, kRows>(d, order, from, row_bytes, 0, whole, to, stream);
+    InterleaveSpan<kUnit, kRows>(d16, order16, from, row_bytes, whole, bytes, to, stream);
+  }
+}
+
+constexpr size_t kBlock = 2048;  // columns per pass: 4 x 2 KiB of group bytes stay in L1
+
+// Per group of 8 rows, byte c of a group vector collects bit 0 of rows 8g..8g+7 at column c
+// (Horner: double, then or in the next row's bit; bytes never carry), so the four group vectors
+// hold each column's word as 4 bytes, which a 4-way interleave puts in place. No bit-matrix
+// transpose. Columns go in blocks through an L1 buffer so only 8 rows are read at a time
+// (32 concurrent row streams defeat the prefetcher).
+template <class D>
+HWY_INLINE void GatherBits(D d, const uint8_t* source, int64_t row_bytes, size_t begin, size_t end,
+                           uint8_t (*groups)[kBlock]) {
+  const auto one = hn::Set(d, uint8_t{1});
+  for (int g = 0; g < 4; ++g) {
+    for (size_t j = begin; j < end; j += hn::Lanes(d)) {
+      auto bits = hn::Zero(d);
+      for (int r = 7; r >= 0; --r) {
+        const auto row = hn::LoadU(d, source + (8 * g + r) * row_bytes + j);
+        bits = hn::Or(hn::Add(bits, bits), hn::And(row, one));
+      }
+      hn::StoreU(bits, d, groups[g] + j);
+    }
+  }
+}
+
+template <class D>
+HWY_INLINE void StoreWords(D d, uint8_t (*groups)[kBlock], size_t begin, size_t end,
+                           uint8_t* destination, bool stream) {
+  const auto order = BlockPairOrder(d);
+  for (size_t j = begin; j < end; j += hn::Lanes(d)) {
+    InterleaveStore<1, 4>(d, hn::LoadU(d, groups[0] + j), hn::LoadU(d, groups[1] + j),
+                          hn::LoadU(d, groups[2] + j), hn::LoadU(d, groups[3] + j), order,
+                          destination + j * 4, stream);
+  }
+}
+
+#endif  // HWY_TARGET != HWY_SCALAR
+
+bool InterleaveRows(const std::byte* source, int64_t source_row_bytes, int rows, int element_bytes,
+                    int64_t columns, std::byte* destination, bool streaming, int64_t repeat,
+                    int64_t source_step, int64_t destination_step) {
+#if HWY_TARGET == HWY_SCALAR
+  (void)source, (void)source_row_bytes, (void)rows, (void)element_bytes, (void)columns;
+  (void)destination, (void)streaming, (void)repeat, (void)source_step, (void)destination_step;
+  return false;
+#else
+  const int64_t bytes = columns * element_bytes;
+  if (bytes % kInterleaveRowBytes != 0 || (rows != 2 && rows != 4)) return false;
+  const auto* from = reinterpret_cast<const uint8_t*>(source);
+  auto* to = reinterpret_cast<uint8_t*>(destination);
+  const auto n = static_cast<size_t>(bytes);
+  const auto run = [&](auto kernel) {
+    kernel(from, source_row_bytes, n, to, streaming, repeat, source_step, destination_step);
+    return true;
+  };
+  switch (element_bytes * 10 + rows) {  // unit bytes 1, 2 or 4 by 2 or 4 rows
+    case 12:
+      return run(InterleaveGroups<1, 2>);
+    case 14:
+      return run(InterleaveGroups<1, 4>);
+    case 22:
+      return run(InterleaveGroups<2, 2>);
+    case 24:
+      return run(InterleaveGroups<2, 4>);
+    case 42:
+      return run(InterleaveGroups<4, 2>);
+    case 44:
+      return run(InterleaveGroups<4, 4>);
+    default:
+      return false;
+  }
+#endif
+}
+
+bool PackBits32Rows(const std::byte* source, int64_t source_row_bytes, int64_t columns,
+                    std::byte* destination, bool streaming) {
+#if HWY_TARGET == HWY_SCALAR
+  (void)source, (void)source_row_bytes, (void)columns, (void)destination, (void)streaming;
+  return false;
+#else
+  if (columns % kInterleaveRowBytes != 0) return false;
+  alignas(64) uint8_t groups[4][kBlock];
+  const Bytes d;
+  const auto* from = reinterpret_cast<const uint8_t*>(source);
+  auto* to = reinterpret_cast<uint8_t*>(destination);
+  const bool stream = streaming && reinterpret_cast<uintptr_t>(to) % hn::Lanes(d) == 0;
+  const auto total = static_cast<size_t>(columns);
+  for (size_t block = 0; block < total; block += kBlock) {
+    const size_t width = std::min(kBlock, total - block);
+    const size_t whole = width - width % hn::Lanes(d);
+    GatherBits(d, from + block, source_row_bytes, 0, whole, groups);
+    GatherBits(Bytes16(), from + block, source_row_bytes, whole, width, groups);
+    StoreWords(d, groups, 0, whole, to + block * 4, stream);
+    StoreWords(Bytes16(), groups, whole, width, to + block * 4, stream);
+  }
+  return true;
+#endif
+}
+
+const char* InterleaveTarget() {
+  return hwy::TargetName(HWY_TARGET);
+}
+
+}  // namespace tessera::relayout::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace tessera::relayout {
+
+HWY_EXPORT(InterleaveRows);
+HWY_EXPORT(PackBits32Rows);
+HWY_EXPORT(InterleaveTarget);
+
+bool interleave_rows(const std::byte* source, int64_t source_row_bytes, int rows, int element_bytes,
+                     int64_t columns, std::byte* destination, bool streaming, int64_t repeat,
+                     int64_t source_step, int64_t destination_step) {
+  return HWY_DYNAMIC_DISPATCH(InterleaveRows)(source, source_row_bytes, rows, element_bytes,
+                                              columns, destination, streaming, repeat, source_step,
+                                              destination_step);
+}
+
+bool pack_bits_32_rows(const std::byte* source, int64_t source_row_bytes, int64_t columns,
+                       std::byte* destination, bool streaming) {
+  return HWY_DYNAMIC_DISPATCH(PackBits32Rows)(source, source_row_bytes, columns, destination,
+                                              streaming);
+}
+
+const char* interleave_target() {
+  return HWY_DYNAMIC_DISPATCH(InterleaveTarget)();
+}
+
+}  // namespace tessera::relayout
+#endif  // HWY_ONCE
