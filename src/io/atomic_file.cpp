@@ -195,12 +195,14 @@ void AtomicFile::write(std::string_view bytes) {
   }
 }
 
-void AtomicFile::commit() {
+void AtomicFile::commit(Durability durability) {
   if (mapping_ != nullptr) {
     ::munmap(mapping_, mapped_bytes_);
     mapping_ = nullptr;
   }
-  if (::fchmod(descriptor_, permissions_for(destination_)) != 0 || ::fsync(descriptor_) != 0)
+  const bool on_disk = durability == Durability::kOnDisk;
+  if (::fchmod(descriptor_, permissions_for(destination_)) != 0 ||
+      (on_disk && ::fsync(descriptor_) != 0))
     fail(destination_, std::strerror(errno));
   if (named_temporary_.empty()) {
     // Give the unnamed file a hidden name beside the destination, then rename that over it
@@ -221,6 +223,7 @@ void AtomicFile::commit() {
   if (::rename(named_temporary_.c_str(), destination_.c_str()) != 0)
     fail(destination_, std::strerror(errno));
   committed_ = true;
+  if (!on_disk) return;
   // Make the rename itself durable.
   const int directory =
       ::open(directory_of(destination_).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);

@@ -25,6 +25,24 @@ def test_npy_to_tiled_matches_numpy_and_round_trips(tessera, tmp_path, rows, col
     assert np.array_equal(np.load(tmp_path / "back.npy"), data)
 
 
+@pytest.mark.parametrize("rows,cols", [(17, 130), (1024, 2048)])
+def test_fsync_writes_the_same_bytes_and_replaces_an_existing_output(tessera, tmp_path, rows, cols):
+    # --fsync only changes when the bytes reach the disk (fsync of the file and its directory, and
+    # the settled output written back while converting): the output must be identical, and an
+    # existing OUT replaced either way.
+    data = np.random.default_rng(rows).standard_normal((rows, cols)).astype(np.float32)
+    np.save(tmp_path / "in.npy", data)
+    shape = f"f32[{rows},{cols}]{{1,0:T(8,128)}}"
+    (tmp_path / "synced.bin").write_bytes(b"old contents")
+    tessera.run("convert", "--fsync", "--to", shape, "--overwrite", str(tmp_path / "in.npy"),
+                str(tmp_path / "synced.bin"))
+    tessera.run("convert", "--to", shape, str(tmp_path / "in.npy"), str(tmp_path / "cached.bin"))
+    expected = tile_2d(data, (8, 128)).ravel().tobytes()
+    assert (tmp_path / "synced.bin").read_bytes() == expected
+    assert (tmp_path / "cached.bin").read_bytes() == expected
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["cached.bin", "in.npy", "synced.bin"]
+
+
 def test_fill_value_goes_into_padding(tessera, tmp_path):
     data = np.arange(15, dtype=np.float32).reshape(3, 5)
     np.save(tmp_path / "in.npy", data)

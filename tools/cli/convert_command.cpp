@@ -41,6 +41,7 @@ struct ConvertArguments {
   bool overwrite = false;
   bool quiet = false;
   bool progress = false;
+  bool fsync = false;
   TargetArguments targets;
 };
 
@@ -217,17 +218,23 @@ void convert(const ConvertArguments& args) {
     // Only the pages of the next group stay mapped: the resident set does not grow with the file.
     input.release_mapped_pages();
     output.release_mapped_pages();
-    // Output no later piece writes goes to disk now, so a memory limit can drop its pages.
-    const int64_t settled =
-        static_cast<int64_t>(header.size()) + plan.destination_settled_bytes(end);
-    output.start_writeback(written_back, settled);
-    written_back = std::max(written_back, settled);
+    // With --fsync, output no later piece writes goes to disk now, so the final fsync has less
+    // to wait for and a memory limit can drop its pages. Without it the kernel writes back when
+    // it likes: starting the writes here made the conversion wait on the disk (1 GiB here: 0.76 s
+    // without, 1.4-1.5 s with the early writeback, with or without the final fsync).
+    if (args.fsync) {
+      const int64_t settled =
+          static_cast<int64_t>(header.size()) + plan.destination_settled_bytes(end);
+      output.start_writeback(written_back, settled);
+      written_back = std::max(written_back, settled);
+    }
     done = std::min(done + group, image_bytes);
     progress.update(done);
     first = end;
   }
   progress.update(image_bytes);
-  output.commit();
+  output.commit(args.fsync ? io::AtomicFile::Durability::kOnDisk
+                           : io::AtomicFile::Durability::kPageCache);
 }
 
 void install(CLI::App& app) {
@@ -262,6 +269,9 @@ void install(CLI::App& app) {
       ->add_flag("--progress", args->progress,
                  "Show a progress line on stderr even when it is not a terminal")
       ->excludes(quiet);
+  command->add_flag("--fsync", args->fsync,
+                    "Wait until OUT is on disk before exiting (like dd conv=fsync), so it survives "
+                    "a power loss; by default it is left in the page cache, as cp and dd leave it");
   add_target_options(command, args->targets,
                      "Tiles for a raw side's shape written without tiles (default: none, the "
                      "layouts exactly as written)");

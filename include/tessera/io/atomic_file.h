@@ -1,9 +1,10 @@
 // Files that appear complete or not at all (issue 14 item 2): an output is written into an unnamed
 // temporary file in the destination's directory (O_TMPFILE; a hidden ".NAME.tessera-*" file where
-// the file system lacks it), flushed with fsync and renamed over the destination only on
-// commit(). A failed, killed (even `kill -9`) or interrupted run leaves the destination as it was:
-// the kernel drops an unnamed file when its process dies, and a named fallback is removed by the
-// destructor or, on SIGINT/SIGTERM/SIGHUP, by remove_temporary_files_on_signals()'s handler.
+// the file system lacks it), flushed with fsync (unless the caller settles for the page cache)
+// and renamed over the destination only on commit(). A failed, killed (even `kill -9`) or
+// interrupted run leaves the destination as it was: the kernel drops an unnamed file when its
+// process dies, and a named fallback is removed by the destructor or, on SIGINT/SIGTERM/SIGHUP, by
+// remove_temporary_files_on_signals()'s handler.
 //
 //   io::AtomicFile out("weights.tiled");
 //   std::span<std::byte> bytes = out.map(1 << 30);  // 1 GiB, space reserved (ENOSPC here)
@@ -45,8 +46,13 @@ class AtomicFile {
   void start_writeback(int64_t begin, int64_t end);
   // Appends bytes to an unmapped file (small documents: pictures, reports).
   void write(std::string_view bytes);
-  // fsync, then rename over the destination (keeping an existing destination's permissions).
-  void commit();
+  // Renames the file over the destination (keeping an existing destination's permissions).
+  // kOnDisk first waits until the file's bytes are on disk (fsync) and then makes the rename
+  // durable (fsync of the directory): the output survives a power loss. kPageCache leaves the
+  // bytes to the kernel's writeback, as cp and dd do: an interrupted or failed run still never
+  // leaves a partial destination, but a power loss soon after may.
+  enum class Durability { kOnDisk, kPageCache };
+  void commit(Durability durability = Durability::kOnDisk);
 
   const std::string& destination() const { return destination_; }
 
