@@ -59,6 +59,25 @@ TEST_F(AtomicFileTest, NothingAppearsUntilCommit) {
   EXPECT_EQ(entries(), 1);
 }
 
+TEST_F(AtomicFileTest, PageCacheCommitReplacesTheDestinationLikeADurableOne) {
+  // Without the fsyncs (convert without --fsync) the rename is the same: an existing file is
+  // replaced whole, its permissions kept, and no temporary is left.
+  const std::string out = path("out.bin");
+  write(out, "old contents, longer than the new");
+  fs::permissions(out, fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read);
+  {
+    AtomicFile file(out);
+    const auto bytes = file.map(4);
+    std::memcpy(bytes.data(), "wxyz", 4);
+    file.commit(AtomicFile::Durability::kPageCache);
+    EXPECT_EQ(read(out), "wxyz");
+  }
+  EXPECT_EQ(read(out), "wxyz");
+  EXPECT_EQ(fs::status(out).permissions() & fs::perms::all,
+            fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read);
+  EXPECT_EQ(entries(), 1);
+}
+
 TEST_F(AtomicFileTest, WithoutCommitTheOldFileStaysAndNoTemporaryIsLeft) {
   const std::string out = path("out.bin");
   write(out, "old");
