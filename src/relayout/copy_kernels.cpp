@@ -107,6 +107,28 @@ void transpose_tiles(const std::byte* source, int64_t rows, int64_t source_row,
   }
 }
 
+// The part of a TileBlock every caller fills alike: the tiles' row strides and groups (axes 0
+// and 1, groups in elements as for transpose_16x16_f32) and the sweep; one band, no prefetch.
+TileBlock tile_block(const StridedBox& box, int64_t source_group, int64_t destination_group,
+                     const StridedAxis& sweep, bool streaming, const std::byte* source,
+                     std::byte* destination) {
+  TileBlock block{};
+  block.source = source;
+  block.destination = destination;
+  block.source_stride = box.axes[0].source_stride * 4;
+  block.source_group = source_group * 4;
+  block.destination_stride = box.axes[1].destination_stride * 4;
+  block.destination_group = destination_group * 4;
+  block.sweep_count = sweep.count;
+  block.sweep_source = sweep.source_stride * 4;
+  block.sweep_destination = sweep.destination_stride * 4;
+  block.band_count = 1;
+  block.groups = 1;
+  block.tile_lines = 1;
+  block.streaming = streaming;
+  return block;
+}
+
 // Small-tile transposes in blocks: one step of axis 5 (the next tiles along a tile row) times
 // all of axis 6 (the piece's rows of tiles); T(8,128) <-> transposed: 128x128 floats, 16 whole
 // 4 KiB tiles read and 16 whole tiles written per block. Inside a block the tiles go along the
@@ -119,7 +141,6 @@ void transpose_tiles(const std::byte* source, int64_t rows, int64_t source_row,
 void block_transpose(const StridedBox& box, int64_t source_group, int64_t destination_group,
                      bool streaming, const std::byte* source, std::byte* destination) {
   const StridedAxis& a = box.axes[0];
-  const StridedAxis& b = box.axes[1];
   const StridedAxis& sweep = box.axes[4];
   const StridedAxis& column = box.axes[5];
   const StridedAxis& band = box.axes[6];
@@ -130,28 +151,20 @@ void block_transpose(const StridedBox& box, int64_t source_group, int64_t destin
   for_each_outer(box, 7, [&](int64_t s, int64_t d) {
     for (int64_t t = 0; t < column.count; ++t) {
       const int64_t block_source = s + t * column.source_stride;
-      transpose_16x16_block({
-          .source = source + block_source * 4,
-          .destination = destination + (d + t * column.destination_stride) * 4,
-          .source_stride = a.source_stride * 4,
-          .source_group = source_group * 4,
-          .destination_stride = b.destination_stride * 4,
-          .destination_group = destination_group * 4,
-          .sweep_count = sweep.count,
-          .sweep_source = sweep.source_stride * 4,
-          .sweep_destination = sweep.destination_stride * 4,
-          .band_count = band.count,
-          .band_source = band.source_stride * 4,
-          .band_destination = band.destination_stride * 4,
-          .next = reinterpret_cast<uintptr_t>(source) +
-                  static_cast<uintptr_t>((block_source + column.source_stride) * 4),
-          .prefetch_lines = lines_per_call,
-          .prefetch_row = band.source_stride * 4,
-          .prefetch_group = source_group * 4,
-          .groups = groups,
-          .tile_lines = tile_lines,
-          .streaming = streaming,
-      });
+      TileBlock block = tile_block(box, source_group, destination_group, sweep, streaming,
+                                   source + block_source * 4,
+                                   destination + (d + t * column.destination_stride) * 4);
+      block.band_count = band.count;
+      block.band_source = band.source_stride * 4;
+      block.band_destination = band.destination_stride * 4;
+      block.next = reinterpret_cast<uintptr_t>(source) +
+                   static_cast<uintptr_t>((block_source + column.source_stride) * 4);
+      block.prefetch_lines = lines_per_call;
+      block.prefetch_row = band.source_stride * 4;
+      block.prefetch_group = source_group * 4;
+      block.groups = groups;
+      block.tile_lines = tile_lines;
+      transpose_16x16_block(block);
     }
   });
 }
@@ -197,28 +210,14 @@ void grouped_transpose_box(const StridedBox& box, bool streaming, const std::byt
       for_each_outer(box, 6, [&](int64_t s, int64_t d) {
         for (int64_t g = 0; g < step.count; ++g) {
           const int64_t from = s + g * step.source_stride;
-          transpose_16x16_block({
-              .source = source + from * 4,
-              .destination = destination + (d + g * step.destination_stride) * 4,
-              .source_stride = a.source_stride * 4,
-              .source_group = source_group * 4,
-              .destination_stride = b.destination_stride * 4,
-              .destination_group = destination_group * 4,
-              .sweep_count = along.count,
-              .sweep_source = along.source_stride * 4,
-              .sweep_destination = along.destination_stride * 4,
-              .band_count = 1,
-              .band_source = 0,
-              .band_destination = 0,
-              .next = reinterpret_cast<uintptr_t>(source) +
-                      static_cast<uintptr_t>((from + step.source_stride) * 4),
-              .prefetch_lines = 16,
-              .prefetch_row = a.source_stride * 4,
-              .prefetch_group = 0,
-              .groups = 1,
-              .tile_lines = 1,
-              .streaming = streaming,
-          });
+          TileBlock block =
+              tile_block(box, source_group, destination_group, along, streaming, source + from * 4,
+                         destination + (d + g * step.destination_stride) * 4);
+          block.next = reinterpret_cast<uintptr_t>(source) +
+                       static_cast<uintptr_t>((from + step.source_stride) * 4);
+          block.prefetch_lines = 16;  // the next step's line of each of the tile's 16 rows
+          block.prefetch_row = a.source_stride * 4;
+          transpose_16x16_block(block);
         }
       });
       return;
