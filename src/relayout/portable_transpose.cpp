@@ -219,89 +219,72 @@ void TransposeListed(const std::byte* const* source_rows, std::byte* const* dest
                  streaming);
 }
 
+// Cache lines in address order, one Next() at a time: `lines` contiguous lines per group,
+// `groups` groups `group_bytes` apart per row, rows `row_bytes` apart, from `first`. Counters,
+// not divisions: a division per prefetched line cost more than a tile's shuffles.
+struct LineCursor {
+  uintptr_t first;  // an address, not a pointer: it may lie past the buffer (prefetches only)
+  int64_t row_bytes, group_bytes, groups, lines;
+  int64_t row = 0, group = 0, line = 0;
+
+  void PrefetchNext() {
+    hwy::Prefetch(reinterpret_cast<const void*>(
+        first + static_cast<uintptr_t>(row * row_bytes + group * group_bytes + line * 64)));
+    if (++line == lines) {
+      line = 0;
+      if (++group == groups) {
+        group = 0;
+        ++row;
+      }
+    }
+  }
+};
+
 // staged_transpose.h's loop over whole 16x16 tiles (rows and columns multiples of 16), compiled
-// per target so that the tile kernel, the prefetches and the streaming stores are inlined.
-// Measured on f32[4096,4096], 1 thread, same-process medians against the streaming copy: 0.52
-// -> 0.58-0.63 of the copy against the same loop calling the dispatched 16x16 kernel, an
-// out-of-line prefetch and two divisions per prefetched line.
+// per target so that the tile kernel and the prefetches are inlined. Measured on f32[4096,4096],
+// 1 thread, same-process medians against the streaming copy: 0.52 -> 0.58-0.63 of the copy
+// against the same loop calling the dispatched 16x16 kernel, an out-of-line prefetch and two
+// divisions per prefetched line.
 void StagedTransposeTiles(const std::byte* source, int64_t rows, int64_t source_row_bytes,
                           std::byte* destination, int64_t columns, int64_t destination_row_bytes) {
   constexpr int64_t kTile = 16;
+  constexpr int64_t kMaxBand = 128;  // source rows per band: 512-byte destination runs
   // Source lines prefetched per group of tiles (32 KiB): 128 rows x 4 lines, 64 rows x 8 lines.
   // Bands of 64 or 256 rows and groups of 128 to 2048 lines measured the same or slower.
   constexpr int64_t kGroupLines = 512;
-  HWY_ALIGN std::byte stage[kTile * kMaxStagedBand * 4];
-  const hn::ScalableTag<float> d;
-  const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
-  for (int64_t ib = 0; ib < rows; ib += kMaxStagedBand) {
-    const int64_t band = HWY_MIN(kMaxStagedBand, rows - ib);
+  HWY_ALIGN std::byte stage[kTile * kMaxBand * 4];
+  for (int64_t ib = 0; ib < rows; ib += kMaxBand) {
+    const int64_t band = HWY_MIN(kMaxBand, rows - ib);
     const int64_t band_bytes = band * 4;
     const int64_t lines_per_row = HWY_MAX(1, kGroupLines / band);
     const int64_t group_columns = lines_per_row * kTile;
     const std::byte* from = source + ib * source_row_bytes;
     for (int64_t g0 = 0; g0 < columns; g0 += group_columns) {
       const int64_t g1 = HWY_MIN(columns, g0 + group_columns);
-      // The next group's lines, row by row, 16 per tile (counters: a division per line cost
-      // more than the tile's shuffles). An address, not a pointer: past the last group it lies
-      // outside the source, where a prefetch is harmless.
-      uintptr_t prefetch_row =
-          reinterpret_cast<uintptr_t>(from) + static_cast<uintptr_t>((g0 + group_columns) * 4);
-      int64_t prefetch_column = 0;
+      // The next group's lines, row by row, 16 per tile.
+      LineCursor next{
+          reinterpret_cast<uintptr_t>(from) + static_cast<uintptr_t>((g0 + group_columns) * 4),
+          source_row_bytes, 0, 1, lines_per_row};
       for (int64_t j0 = g0; j0 < g1; j0 += kTile) {
         for (int64_t i0 = 0; i0 < band; i0 += kTile) {
-          for (int u = 0; u < kTile; ++u) {
-            hwy::Prefetch(reinterpret_cast<const void*>(prefetch_row +
-                                                        static_cast<uintptr_t>(prefetch_column)));
-            prefetch_column += 64;
-            if (prefetch_column == lines_per_row * 64) {
-              prefetch_column = 0;
-              prefetch_row += static_cast<uintptr_t>(source_row_bytes);
-            }
-          }
+          for (int u = 0; u < kTile; ++u) next.PrefetchNext();
           Transpose16x16(StridedRows<const std::byte>{from + i0 * source_row_bytes + j0 * 4,
                                                       source_row_bytes, 8 * source_row_bytes},
                          StridedRows<std::byte>{stage + i0 * 4, band_bytes, 8 * band_bytes}, false);
         }
-        std::byte* out = destination + j0 * destination_row_bytes + ib * 4;
-        const bool aligned =
-            ((reinterpret_cast<uintptr_t>(out) | static_cast<uintptr_t>(destination_row_bytes)) %
-             static_cast<uintptr_t>(lanes * 4)) == 0 &&
-            band % lanes == 0;
-        if (!aligned) {  // aligned middles streamed, the ends copied (streaming_kernels.cpp)
-          stream_runs(out, destination_row_bytes, stage, band_bytes,
-                      static_cast<size_t>(band_bytes), kTile);
-          continue;
-        }
-        for (int64_t r = 0; r < kTile; ++r) {
-          float* to = reinterpret_cast<float*>(out + r * destination_row_bytes);
-          const float* run = reinterpret_cast<const float*>(stage + r * band_bytes);
-          for (int64_t k = 0; k < band; k += lanes) hn::Stream(hn::Load(d, run + k), d, to + k);
-        }
+        // Each destination row's band goes out as one non-temporal run (streaming_kernels.cpp).
+        stream_runs(destination + j0 * destination_row_bytes + ib * 4, destination_row_bytes, stage,
+                    band_bytes, static_cast<size_t>(band_bytes), kTile);
       }
     }
   }
 }
 
 void TransposeBlock(const TileBlock& b) {
-  // The next block's tiles in address order: line `in_tile` of tile `group` of band row `row`
-  // (counters: a division per line cost more than the tile's shuffles).
-  int64_t row = 0;
-  int64_t group = 0;
-  int64_t in_tile = 0;
+  LineCursor next{b.next, b.prefetch_row, b.prefetch_group, b.groups, b.tile_lines};
   for (int64_t g = 0; g < b.sweep_count; ++g) {
     for (int64_t r = 0; r < b.band_count; ++r) {
-      for (int64_t u = 0; u < b.prefetch_lines; ++u) {
-        hwy::Prefetch(reinterpret_cast<const void*>(
-            b.next + static_cast<uintptr_t>(row * b.prefetch_row + group * b.prefetch_group +
-                                            in_tile * 64)));
-        if (++in_tile == b.tile_lines) {
-          in_tile = 0;
-          if (++group == b.groups) {
-            group = 0;
-            ++row;
-          }
-        }
-      }
+      for (int64_t u = 0; u < b.prefetch_lines; ++u) next.PrefetchNext();
       Transpose16x16(
           StridedRows<const std::byte>{b.source + g * b.sweep_source + r * b.band_source,
                                        b.source_stride, b.source_group},

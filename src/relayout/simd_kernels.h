@@ -50,8 +50,7 @@ void transpose_16x16_f32(const std::byte* source, int64_t source_stride, int64_t
                          std::byte* destination, int64_t destination_stride,
                          int64_t destination_group, bool streaming);
 // staged_transpose_f32 (staged_transpose.h) for rows and columns that are multiples of 16, in
-// bands of up to kMaxStagedBand source rows; Highway code like transpose_16x16_f32.
-constexpr int64_t kMaxStagedBand = 128;  // 512-byte destination runs
+// bands of up to 128 source rows; Highway code like transpose_16x16_f32.
 void staged_transpose_tiles(const std::byte* source, int64_t rows, int64_t source_row_bytes,
                             std::byte* destination, int64_t columns, int64_t destination_row_bytes);
 // A block of 16x16 tiles of 4-byte elements (byte offsets): tile (g, r), g < sweep_count,
