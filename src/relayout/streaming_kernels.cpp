@@ -29,7 +29,9 @@ inline void StreamBytes(uint8_t* HWY_RESTRICT to, const uint8_t* HWY_RESTRICT fr
     std::memcpy(to, from, bytes);
     return;
   }
-  std::memcpy(to, from, head);
+  // The calls are skipped when there is nothing to copy: T(8,128) calls this once per 512-byte
+  // run, and two empty memcpy calls per run cost 3-7% of a 1 GiB conversion (AMD EPYC Zen 3).
+  if (head != 0) std::memcpy(to, from, head);
   size_t i = head;
   for (; i + 4 * lanes <= bytes; i += 4 * lanes) {
     const auto a = hn::LoadU(d, from + i);
@@ -42,7 +44,14 @@ inline void StreamBytes(uint8_t* HWY_RESTRICT to, const uint8_t* HWY_RESTRICT fr
     hn::Stream(e, d, to + i + 3 * lanes);
   }
   for (; i + lanes <= bytes; i += lanes) hn::Stream(hn::LoadU(d, from + i), d, to + i);
-  std::memcpy(to + i, from + i, bytes - i);
+  // A 16-byte tail is streamed too: a plain store into a line whose first bytes are still in a
+  // write-combining buffer waits for that buffer and then reads the line back from memory. The
+  // 496-byte runs of f32[16380,16380] -> T(8,128) went 0.83-0.86 -> 0.96 of the copy with this
+  // (1 thread, 1 GiB, AMD EPYC Zen 3).
+  const hn::CappedTag<uint8_t, 16> d16;
+  const size_t lanes16 = hn::Lanes(d16);
+  for (; i + lanes16 <= bytes; i += lanes16) hn::Stream(hn::LoadU(d16, from + i), d16, to + i);
+  if (i != bytes) std::memcpy(to + i, from + i, bytes - i);
 }
 
 void StreamCopy(std::byte* destination, const std::byte* source, size_t bytes) {
