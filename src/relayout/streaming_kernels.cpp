@@ -10,6 +10,7 @@
 #include <hwy/foreach_target.h>  // must come before highway.h
 #include <hwy/highway.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "relayout/simd_kernels.h"
@@ -18,21 +19,33 @@ HWY_BEFORE_NAMESPACE();
 namespace tessera::relayout::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-// memcpy for the bytes before the destination is vector-aligned and after the last whole
-// vector; in between, four loads are issued before their four streaming stores (whole lines).
+// Streaming stores wherever the destination allows one: plain stores only for the bytes before
+// it is 16-byte aligned and after the last 16-byte piece; 16-byte streams up to the vector
+// alignment and after the last whole vector; in between, four loads are issued before their
+// four streaming stores (whole lines).
+//
+// Why the 16-byte pieces: a plain store into a line whose other bytes are still in a
+// write-combining buffer waits for that buffer and then reads the line back from memory. Runs
+// that share lines (each 512-byte run of T(8,128) -> f32[16380,16380] starts 16-48 bytes into
+// a line) or end inside one (the 496-byte runs of f32[16380,16380] -> T(8,128)) paid that on
+// every run. 1 GiB, 1 thread, AMD EPYC Zen 3: T(8,128) -> f32[16380,16380] 158 -> 80 ms
+// (f32[16384,16384]: 68 ms); f32[16380,16380] -> T(8,128) 0.83-0.86 -> 0.96 of the copy.
+// Empty memcpy calls are skipped: two per 512-byte run cost 3-7% of a conversion.
 inline void StreamBytes(uint8_t* HWY_RESTRICT to, const uint8_t* HWY_RESTRICT from, size_t bytes) {
   const hn::ScalableTag<uint8_t> d;
   const size_t lanes = hn::Lanes(d);
-  const size_t misaligned = reinterpret_cast<uintptr_t>(to) % lanes;
-  const size_t head = misaligned == 0 ? 0 : lanes - misaligned;
-  if (head >= bytes) {
-    std::memcpy(to, from, bytes);
-    return;
+  const hn::CappedTag<uint8_t, 16> d16;
+  const size_t lanes16 = hn::Lanes(d16);
+  const auto misalignment = [&](size_t i, size_t alignment) {
+    return reinterpret_cast<uintptr_t>(to + i) % alignment;
+  };
+  size_t i = 0;
+  if (misalignment(0, lanes16) != 0) {
+    i = std::min(bytes, lanes16 - misalignment(0, lanes16));
+    std::memcpy(to, from, i);
   }
-  // The calls are skipped when there is nothing to copy: T(8,128) calls this once per 512-byte
-  // run, and two empty memcpy calls per run cost 3-7% of a 1 GiB conversion (AMD EPYC Zen 3).
-  if (head != 0) std::memcpy(to, from, head);
-  size_t i = head;
+  for (; i + lanes16 <= bytes && misalignment(i, lanes) != 0; i += lanes16)
+    hn::Stream(hn::LoadU(d16, from + i), d16, to + i);
   for (; i + 4 * lanes <= bytes; i += 4 * lanes) {
     const auto a = hn::LoadU(d, from + i);
     const auto b = hn::LoadU(d, from + i + lanes);
@@ -44,12 +57,6 @@ inline void StreamBytes(uint8_t* HWY_RESTRICT to, const uint8_t* HWY_RESTRICT fr
     hn::Stream(e, d, to + i + 3 * lanes);
   }
   for (; i + lanes <= bytes; i += lanes) hn::Stream(hn::LoadU(d, from + i), d, to + i);
-  // A 16-byte tail is streamed too: a plain store into a line whose first bytes are still in a
-  // write-combining buffer waits for that buffer and then reads the line back from memory. The
-  // 496-byte runs of f32[16380,16380] -> T(8,128) went 0.83-0.86 -> 0.96 of the copy with this
-  // (1 thread, 1 GiB, AMD EPYC Zen 3).
-  const hn::CappedTag<uint8_t, 16> d16;
-  const size_t lanes16 = hn::Lanes(d16);
   for (; i + lanes16 <= bytes; i += lanes16) hn::Stream(hn::LoadU(d16, from + i), d16, to + i);
   if (i != bytes) std::memcpy(to + i, from + i, bytes - i);
 }
