@@ -283,8 +283,9 @@ std::string simd_target(const StridedBox& box, const CopyKernel& k) {
       if (k.source_bits == 32) {
         return fmt::format("{} (Highway)", transpose_target());
       }
-      return uses_interleave(box, k) ? fmt::format("{} (Highway)", interleave_target())
-                                     : "none (scalar)";
+      return uses_interleave(box, k) || uses_deinterleave(box, k)
+                 ? fmt::format("{} (Highway)", interleave_target())
+                 : "none (scalar)";
     }
     case KernelKind::kPackBits:
       return box.axes[1].count % kInterleaveRowBytes == 0

@@ -89,6 +89,16 @@ bool interleave_rows(const std::byte* source, int64_t source_row_bytes, int rows
                      int64_t columns, std::byte* destination, bool streaming, int64_t repeat = 1,
                      int64_t source_step = 0, int64_t destination_step = 0);
 
+// The inverse of interleave_rows: row_i[j] = source[j * rows + i] for `rows` (2 or 4)
+// destination rows `destination_row_bytes` apart, `columns` elements of `element_bytes` each (a
+// multiple of kInterleaveRowBytes per row; else false, nothing written). This unpacks XLA's
+// (2,1) and (4,1) tiles. `repeat` and the steps as for interleave_rows; always plain stores
+// (faster here than streaming ones, see portable_interleave.cpp).
+// E.g. rows 2, source a0 b0 a1 b1 ...: row 0 = a0 a1 ..., row 1 = b0 b1 ...
+bool deinterleave_rows(const std::byte* source, std::byte* destination,
+                       int64_t destination_row_bytes, int rows, int element_bytes, int64_t columns,
+                       int64_t repeat = 1, int64_t source_step = 0, int64_t destination_step = 0);
+
 // Packs the low bits of 32 source rows of bytes into 32-bit words: bit i of word j =
 // row_i[j] & 1 (XLA's (32,1) tile with E(1)). `columns` is a multiple of kInterleaveRowBytes
 // (else false, nothing written). E.g. rows 0 and 5 all ones, the rest zero: every word 0x21.

@@ -15,5 +15,7 @@ void transpose_box(const StridedBox& box, const CopyKernel& kernel, const std::b
 
 // Whether transpose_box runs the box with the Highway interleave kernels (for simd_target).
 bool uses_interleave(const StridedBox& box, const CopyKernel& kernel);
+// Whether it runs the box with the Highway deinterleave kernels.
+bool uses_deinterleave(const StridedBox& box, const CopyKernel& kernel);
 
 }  // namespace tessera::relayout

@@ -1,4 +1,4 @@
-// The Highway interleave and bit-packing kernels (src/relayout/portable_interleave.cpp) on every
+// The Highway interleave, deinterleave and bit-packing kernels (portable_interleave.cpp) on every
 // target this CPU runs, against the scalar result: every unit size, 2 and 4 rows, row lengths
 // around the 16-byte and whole-vector steps, aligned and unaligned destinations, streaming on and
 // off, and guard bytes around the destination that must stay untouched.
@@ -105,6 +105,54 @@ TEST(PortableInterleave, EveryUnitRowCountWidthAndAlignmentOnEveryTarget) {
   });
 }
 
+// The inverse: row_i[j] = source[j * rows + i], rows `row_bytes` apart, `repeat` groups.
+std::vector<std::byte> deinterleaved(const std::vector<std::byte>& source, int64_t row_bytes,
+                                     int rows, int unit, int64_t bytes, int64_t repeat,
+                                     int64_t source_step, int64_t destination_step) {
+  std::vector<std::byte> out(
+      static_cast<std::size_t>((repeat - 1) * destination_step + (rows - 1) * row_bytes + bytes),
+      kGuard);
+  for (int64_t r = 0; r < repeat; ++r) {
+    for (int64_t j = 0; j < bytes; j += unit) {
+      for (int i = 0; i < rows; ++i) {
+        std::memcpy(out.data() + r * destination_step + i * row_bytes + j,
+                    source.data() + r * source_step + j * rows + i * unit,
+                    static_cast<std::size_t>(unit));
+      }
+    }
+  }
+  return out;
+}
+
+TEST(PortableInterleave, DeinterleaveEveryUnitRowCountWidthAndAlignmentOnEveryTarget) {
+  for_each_target([] {
+    for (const int unit : {1, 2, 4}) {
+      for (const int rows : {2, 4}) {
+        for (int64_t bytes = 16; bytes <= 272; bytes += 16) {
+          for (const std::size_t misalign : {0, 1, 16, 32}) {
+            const int64_t row_bytes = bytes + 8;  // guard bytes between the rows
+            const int64_t repeat = 3;
+            const int64_t source_step = bytes * rows + 5;
+            const int64_t destination_step = row_bytes * rows + 24;
+            const std::vector<std::byte> source =
+                pattern(static_cast<std::size_t>(source_step * repeat), 7);
+            const std::vector<std::byte> expected = deinterleaved(
+                source, row_bytes, rows, unit, bytes, repeat, source_step, destination_step);
+            Guarded destination(expected.size(), misalign);
+            SCOPED_TRACE(testing::Message() << "unit " << unit << " rows " << rows << " bytes "
+                                            << bytes << " misalign " << misalign);
+            const bool done =
+                deinterleave_rows(source.data(), destination.data(), row_bytes, rows, unit,
+                                  bytes / unit, repeat, source_step, destination_step);
+            ASSERT_EQ(done, !scalar_target());
+            expect_written(destination, done ? expected : std::vector<std::byte>{});
+          }
+        }
+      }
+    }
+  });
+}
+
 TEST(PortableInterleave, RefusesOtherShapesAndWritesNothing) {
   const std::vector<std::byte> source = pattern(1024, 3);
   for_each_target([&] {
@@ -114,6 +162,8 @@ TEST(PortableInterleave, RefusesOtherShapesAndWritesNothing) {
     EXPECT_FALSE(interleave_rows(source.data(), 64, 2, 2, 12, destination.data(), false));
     EXPECT_FALSE(interleave_rows(source.data(), 64, 4, 8, 4, destination.data(), false));
     EXPECT_FALSE(pack_bits_32_rows(source.data(), 32, 24, destination.data(), false));
+    EXPECT_FALSE(deinterleave_rows(source.data(), destination.data(), 64, 3, 1, 32));
+    EXPECT_FALSE(deinterleave_rows(source.data(), destination.data(), 64, 2, 2, 12));
     expect_written(destination, {});
   });
 }

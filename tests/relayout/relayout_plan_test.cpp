@@ -284,11 +284,19 @@ TEST(RelayoutPlan, LargeCasesUseFastKernelsAndMatchTheReference) {
       {"pred[64,256]{1,0}", "pred[64,256]{1,0:T(32,128)(32,1)E(1)}"},
       {"pred[32,4160]{1,0}", "pred[32,4160]{1,0:T(32,128)(32,1)E(1)}"},  // > one column block
       {"f32[40,300]{1,0}", "f32[40,300]{1,0:T(8,128)}"},
+      // Unpacking (2,1) and (4,1) tiles: the deinterleave kernels, and scalar partial tiles.
+      {"bf16[64,256]{1,0:T(8,128)(2,1)}", "bf16[64,256]{1,0}"},
+      {"s8[64,256]{1,0:T(32,128)(4,1)}", "s8[64,256]{1,0}"},
+      {"bf16[30,250]{1,0:T(8,128)(2,1)}", "bf16[30,250]{1,0}"},
+      {"s8[33,250]{1,0:T(32,128)(4,1)}", "s8[33,250]{1,0}"},
       // 4 MiB outputs: written with non-temporal stores.
       {"f32[1024,1024]{1,0}", "f32[1024,1024]{0,1}"},
       {"bf16[1024,2048]{1,0}", "bf16[1024,2048]{1,0:T(8,128)(2,1)}"},
       {"f32[1000,1030]{1,0}", "f32[1000,1030]{1,0:T(8,128)}"},
       {"f32[1000,1030]{1,0}", "f32[1000,1030]{0,1}"},  // partial 16x16 tiles at the edges
+      // Rows 8 bytes off a 16-byte boundary: 8-byte streaming stores at both ends of each run.
+      {"f32[1000,1030]{1,0:T(8,128)}", "f32[1000,1030]{1,0}"},
+      {"bf16[1000,2060]{1,0:T(8,128)(2,1)}", "bf16[1000,2060]{1,0}"},
       // Grouped 8x8 tiles with the prefetch of the next tile column, and with padded tiles.
       {"f32[1024,1024]{1,0:T(8,128)}", "f32[1024,1024]{0,1:T(8,128)}"},
       {"f32[1032,1040]{1,0:T(8,128)}", "f32[1032,1040]{0,1:T(8,128)}"},
