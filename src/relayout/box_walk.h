@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "relayout/strided_box.h"
@@ -38,23 +39,10 @@ void for_each_outer(const StridedBox& box, std::size_t first, F&& f) {
   }
 }
 
+// The unsigned integer of an element of kBytes (1, 2, 4 or 8) bytes.
 template <int kBytes>
-struct Word;
-template <>
-struct Word<1> {
-  using type = uint8_t;
-};
-template <>
-struct Word<2> {
-  using type = uint16_t;
-};
-template <>
-struct Word<4> {
-  using type = uint32_t;
-};
-template <>
-struct Word<8> {
-  using type = uint64_t;
-};
+using Word = std::conditional_t<
+    kBytes == 1, uint8_t,
+    std::conditional_t<kBytes == 2, uint16_t, std::conditional_t<kBytes == 4, uint32_t, uint64_t>>>;
 
 }  // namespace tessera::relayout

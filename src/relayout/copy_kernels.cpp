@@ -81,7 +81,7 @@ void strided_words(const StridedBox& box, const std::byte* source, std::byte* de
     const std::byte* from = source + s * kBytes;
     std::byte* to = destination + d * kBytes;
     for (int64_t i = 0; i < inner.count; ++i) {
-      typename Word<kBytes>::type v;
+      Word<kBytes> v;
       std::memcpy(&v, from + i * inner.source_stride * kBytes, kBytes);
       std::memcpy(to + i * inner.destination_stride * kBytes, &v, kBytes);
     }

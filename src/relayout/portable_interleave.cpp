@@ -17,6 +17,7 @@
 #include <hwy/highway.h>
 
 #include <algorithm>
+#include <type_traits>
 
 #include "relayout/simd_kernels.h"
 
@@ -220,6 +221,31 @@ HWY_INLINE void StoreWords(D d, uint8_t (*groups)[kBlock], size_t begin, size_t 
   }
 }
 
+// Calls kernel(unit, rows) with both as compile-time constants for the unit sizes 1, 2, 4 by
+// 2 or 4 rows; false (nothing called) for anything else.
+template <class F>
+bool ForUnitAndRows(int unit, int rows, F&& kernel) {
+  const auto rows_of = [&](auto u) {
+    if (rows == 2) {
+      kernel(u, std::integral_constant<int, 2>());
+    } else {
+      kernel(u, std::integral_constant<int, 4>());
+    }
+    return true;
+  };
+  if (rows != 2 && rows != 4) return false;
+  switch (unit) {
+    case 1:
+      return rows_of(std::integral_constant<size_t, 1>());
+    case 2:
+      return rows_of(std::integral_constant<size_t, 2>());
+    case 4:
+      return rows_of(std::integral_constant<size_t, 4>());
+    default:
+      return false;
+  }
+}
+
 #endif  // HWY_TARGET != HWY_SCALAR
 
 bool InterleaveRows(const std::byte* source, int64_t source_row_bytes, int rows, int element_bytes,
@@ -235,26 +261,10 @@ bool InterleaveRows(const std::byte* source, int64_t source_row_bytes, int rows,
   const auto* from = reinterpret_cast<const uint8_t*>(source);
   auto* to = reinterpret_cast<uint8_t*>(destination);
   const auto n = static_cast<size_t>(bytes);
-  const auto run = [&](auto kernel) {
-    kernel(from, source_row_bytes, n, to, streaming, repeat, source_step, destination_step);
-    return true;
-  };
-  switch (element_bytes * 10 + rows) {  // unit bytes 1, 2 or 4 by 2 or 4 rows
-    case 12:
-      return run(InterleaveGroups<1, 2>);
-    case 14:
-      return run(InterleaveGroups<1, 4>);
-    case 22:
-      return run(InterleaveGroups<2, 2>);
-    case 24:
-      return run(InterleaveGroups<2, 4>);
-    case 42:
-      return run(InterleaveGroups<4, 2>);
-    case 44:
-      return run(InterleaveGroups<4, 4>);
-    default:
-      return false;
-  }
+  return ForUnitAndRows(element_bytes, rows, [&](auto unit, auto row_count) {
+    InterleaveGroups<unit(), row_count()>(from, source_row_bytes, n, to, streaming, repeat,
+                                          source_step, destination_step);
+  });
 #endif
 }
 
@@ -271,26 +281,10 @@ bool DeinterleaveRows(const std::byte* source, std::byte* destination,
   const auto* from = reinterpret_cast<const uint8_t*>(source);
   auto* to = reinterpret_cast<uint8_t*>(destination);
   const auto n = static_cast<size_t>(bytes);
-  const auto run = [&](auto kernel) {
-    kernel(from, to, destination_row_bytes, n, repeat, source_step, destination_step);
-    return true;
-  };
-  switch (element_bytes * 10 + rows) {
-    case 12:
-      return run(DeinterleaveGroups<1, 2>);
-    case 14:
-      return run(DeinterleaveGroups<1, 4>);
-    case 22:
-      return run(DeinterleaveGroups<2, 2>);
-    case 24:
-      return run(DeinterleaveGroups<2, 4>);
-    case 42:
-      return run(DeinterleaveGroups<4, 2>);
-    case 44:
-      return run(DeinterleaveGroups<4, 4>);
-    default:
-      return false;
-  }
+  return ForUnitAndRows(element_bytes, rows, [&](auto unit, auto row_count) {
+    DeinterleaveGroups<unit(), row_count()>(from, to, destination_row_bytes, n, repeat, source_step,
+                                            destination_step);
+  });
 #endif
 }
 

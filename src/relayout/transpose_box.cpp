@@ -23,7 +23,7 @@ void transpose_tiles(const std::byte* source, int64_t rows, int64_t source_row,
     staged_transpose_f32(source, rows, source_row * 4, destination, columns, destination_row * 4);
     return;
   }
-  using T = typename Word<kBytes>::type;
+  using T = Word<kBytes>;
   const T* src = reinterpret_cast<const T*>(source);
   T* dst = reinterpret_cast<T*>(destination);
   const bool simd = kBytes == 4;  // Highway
