@@ -221,19 +221,22 @@ HWY_INLINE void StoreWords(D d, uint8_t (*groups)[kBlock], size_t begin, size_t 
   }
 }
 
-// Calls kernel(unit, rows) with both as compile-time constants for the unit sizes 1, 2, 4 by
-// 2 or 4 rows; false (nothing called) for anything else.
+// Calls kernel(unit, rows, row_bytes) with unit and rows as compile-time constants, for the unit
+// sizes 1, 2, 4 by 2 or 4 rows of `columns` units, a multiple of kInterleaveRowBytes bytes;
+// false (nothing called) for anything else.
 template <class F>
-bool ForUnitAndRows(int unit, int rows, F&& kernel) {
+bool ForUnitAndRows(int unit, int rows, int64_t columns, F&& kernel) {
+  const int64_t bytes = columns * unit;
   const auto rows_of = [&](auto u) {
+    const auto n = static_cast<size_t>(bytes);
     if (rows == 2) {
-      kernel(u, std::integral_constant<int, 2>());
+      kernel(u, std::integral_constant<int, 2>(), n);
     } else {
-      kernel(u, std::integral_constant<int, 4>());
+      kernel(u, std::integral_constant<int, 4>(), n);
     }
     return true;
   };
-  if (rows != 2 && rows != 4) return false;
+  if (bytes % kInterleaveRowBytes != 0 || (rows != 2 && rows != 4)) return false;
   switch (unit) {
     case 1:
       return rows_of(std::integral_constant<size_t, 1>());
@@ -256,14 +259,10 @@ bool InterleaveRows(const std::byte* source, int64_t source_row_bytes, int rows,
   (void)destination, (void)streaming, (void)repeat, (void)source_step, (void)destination_step;
   return false;
 #else
-  const int64_t bytes = columns * element_bytes;
-  if (bytes % kInterleaveRowBytes != 0 || (rows != 2 && rows != 4)) return false;
-  const auto* from = reinterpret_cast<const uint8_t*>(source);
-  auto* to = reinterpret_cast<uint8_t*>(destination);
-  const auto n = static_cast<size_t>(bytes);
-  return ForUnitAndRows(element_bytes, rows, [&](auto unit, auto row_count) {
-    InterleaveGroups<unit(), row_count()>(from, source_row_bytes, n, to, streaming, repeat,
-                                          source_step, destination_step);
+  return ForUnitAndRows(element_bytes, rows, columns, [&](auto unit, auto row_count, size_t n) {
+    InterleaveGroups<unit(), row_count()>(
+        reinterpret_cast<const uint8_t*>(source), source_row_bytes, n,
+        reinterpret_cast<uint8_t*>(destination), streaming, repeat, source_step, destination_step);
   });
 #endif
 }
@@ -276,14 +275,10 @@ bool DeinterleaveRows(const std::byte* source, std::byte* destination,
   (void)columns, (void)repeat, (void)source_step, (void)destination_step;
   return false;
 #else
-  const int64_t bytes = columns * element_bytes;
-  if (bytes % kInterleaveRowBytes != 0 || (rows != 2 && rows != 4)) return false;
-  const auto* from = reinterpret_cast<const uint8_t*>(source);
-  auto* to = reinterpret_cast<uint8_t*>(destination);
-  const auto n = static_cast<size_t>(bytes);
-  return ForUnitAndRows(element_bytes, rows, [&](auto unit, auto row_count) {
-    DeinterleaveGroups<unit(), row_count()>(from, to, destination_row_bytes, n, repeat, source_step,
-                                            destination_step);
+  return ForUnitAndRows(element_bytes, rows, columns, [&](auto unit, auto row_count, size_t n) {
+    DeinterleaveGroups<unit(), row_count()>(
+        reinterpret_cast<const uint8_t*>(source), reinterpret_cast<uint8_t*>(destination),
+        destination_row_bytes, n, repeat, source_step, destination_step);
   });
 #endif
 }
