@@ -17,6 +17,7 @@
 #include <hwy/highway.h>
 
 #include <algorithm>
+#include <cstring>
 #include <type_traits>
 
 #include "relayout/simd_kernels.h"
@@ -133,13 +134,28 @@ void InterleaveGroups(const uint8_t* source, int64_t row_bytes, size_t bytes, ui
   const auto order = BlockPairOrder(d);
   const auto order16 = BlockPairOrder(d16);
   const size_t whole = bytes - bytes % hn::Lanes(d);
+  const size_t vectors = bytes - bytes % 16;
   for (int64_t r = 0; r < repeat; ++r) {
     const uint8_t* from = source + r * source_step;
     uint8_t* to = destination + r * destination_step;
     // Non-temporal stores need aligned vectors; the 16-byte tail is then aligned too.
     const bool stream = streaming && reinterpret_cast<uintptr_t>(to) % hn::Lanes(d) == 0;
     InterleaveSpan<kUnit, kRows>(d, order, from, row_bytes, 0, whole, to, stream);
-    InterleaveSpan<kUnit, kRows>(d16, order16, from, row_bytes, whole, bytes, to, stream);
+    InterleaveSpan<kUnit, kRows>(d16, order16, from, row_bytes, whole, vectors, to, stream);
+    // The last units of rows that are not a multiple of 16 bytes (a partial tile's 126 bf16
+    // columns), interleaved in a buffer and stored like the rest: no plain store into a line
+    // that is being streamed (simd_kernels.h, stream_small).
+    uint8_t tail[4 * 16];
+    size_t k = 0;
+    for (size_t j = vectors; j < bytes; j += kUnit) {
+      for (int i = 0; i < kRows; ++i, k += kUnit)
+        std::memcpy(tail + k, from + i * row_bytes + j, kUnit);
+    }
+    if (stream) {
+      stream_small(to + vectors * kRows, tail, k);
+    } else if (k != 0) {
+      std::memcpy(to + vectors * kRows, tail, k);
+    }
   }
 }
 
@@ -179,11 +195,16 @@ void DeinterleaveGroups(const uint8_t* source, uint8_t* destination, int64_t row
   const hn::ScalableTag<Unit> d;
   const hn::FixedTag<Unit, 16 / kUnit> d16;
   const size_t whole = bytes - bytes % (hn::Lanes(d) * kUnit);
+  const size_t vectors = bytes - bytes % 16;
   for (int64_t r = 0; r < repeat; ++r) {
     const uint8_t* from = source + r * source_step;
     uint8_t* to = destination + r * destination_step;
     DeinterleaveSpan<decltype(d), kRows>(d, from, 0, whole, to, row_bytes);
-    DeinterleaveSpan<decltype(d16), kRows>(d16, from, whole, bytes, to, row_bytes);
+    DeinterleaveSpan<decltype(d16), kRows>(d16, from, whole, vectors, to, row_bytes);
+    for (size_t j = vectors; j < bytes; j += kUnit) {  // rows not a multiple of 16 bytes
+      for (int i = 0; i < kRows; ++i)
+        std::memcpy(to + i * row_bytes + j, from + j * kRows + i * kUnit, kUnit);
+    }
   }
 }
 
@@ -222,8 +243,7 @@ HWY_INLINE void StoreWords(D d, uint8_t (*groups)[kBlock], size_t begin, size_t 
 }
 
 // Calls kernel(unit, rows, row_bytes) with unit and rows as compile-time constants, for the unit
-// sizes 1, 2, 4 by 2 or 4 rows of `columns` units, a multiple of kInterleaveRowBytes bytes;
-// false (nothing called) for anything else.
+// sizes 1, 2, 4 by 2 or 4 rows of `columns` units; false (nothing called) for anything else.
 template <class F>
 bool ForUnitAndRows(int unit, int rows, int64_t columns, F&& kernel) {
   const int64_t bytes = columns * unit;
@@ -236,7 +256,7 @@ bool ForUnitAndRows(int unit, int rows, int64_t columns, F&& kernel) {
     }
     return true;
   };
-  if (bytes % kInterleaveRowBytes != 0 || (rows != 2 && rows != 4)) return false;
+  if (rows != 2 && rows != 4) return false;
   switch (unit) {
     case 1:
       return rows_of(std::integral_constant<size_t, 1>());

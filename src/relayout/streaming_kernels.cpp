@@ -12,9 +12,6 @@
 
 #include <algorithm>
 #include <cstring>
-#if HWY_ARCH_X86_64
-#include <emmintrin.h>  // _mm_stream_si32/64 (SSE2: every x86-64 target)
-#endif
 
 #include "relayout/simd_kernels.h"
 
@@ -22,37 +19,7 @@ HWY_BEFORE_NAMESPACE();
 namespace tessera::relayout::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-// Fewer than 16 bytes: 8- and 4-byte streaming stores (x86-64's movnti; Highway has no scalar
-// stream) where the destination is aligned to them, plain stores for the odd bytes. T(8,128) ->
-// f32[4090,4090] (rows 8 bytes off a 16-byte boundary), 64 MiB, 1 thread, AMD EPYC Zen 3:
-// 3.0 -> 12.4 GB/s with these instead of memcpy (f32[4096,4096]: 18.2 GB/s); the other way
-// 12.5 -> 17.4 GB/s.
-inline void StreamSmall(uint8_t* HWY_RESTRICT to, const uint8_t* HWY_RESTRICT from, size_t bytes) {
-#if HWY_ARCH_X86_64
-  size_t i = 0;
-  while (i < bytes) {
-    const uintptr_t address = reinterpret_cast<uintptr_t>(to + i);
-    if (address % 8 == 0 && i + 8 <= bytes) {
-      long long word;
-      std::memcpy(&word, from + i, 8);
-      _mm_stream_si64(reinterpret_cast<long long*>(to + i), word);
-      i += 8;
-    } else if (address % 4 == 0 && i + 4 <= bytes) {
-      int word;
-      std::memcpy(&word, from + i, 4);
-      _mm_stream_si32(reinterpret_cast<int*>(to + i), word);
-      i += 4;
-    } else {
-      to[i] = from[i];
-      ++i;
-    }
-  }
-#else
-  if (bytes != 0) std::memcpy(to, from, bytes);
-#endif
-}
-
-// Streaming stores wherever the destination allows one: StreamSmall for the bytes before it is
+// Streaming stores wherever the destination allows one: stream_small for the bytes before it is
 // 16-byte aligned and after the last 16-byte piece; 16-byte streams up to the vector alignment
 // and after the last whole vector; in between, four loads are issued before their four
 // streaming stores (whole lines).
@@ -75,7 +42,7 @@ inline void StreamBytes(uint8_t* HWY_RESTRICT to, const uint8_t* HWY_RESTRICT fr
   size_t i = 0;
   if (misalignment(0, lanes16) != 0) {
     i = std::min(bytes, lanes16 - misalignment(0, lanes16));
-    StreamSmall(to, from, i);
+    stream_small(to, from, i);
   }
   for (; i + lanes16 <= bytes && misalignment(i, lanes) != 0; i += lanes16)
     hn::Stream(hn::LoadU(d16, from + i), d16, to + i);
@@ -91,7 +58,7 @@ inline void StreamBytes(uint8_t* HWY_RESTRICT to, const uint8_t* HWY_RESTRICT fr
   }
   for (; i + lanes <= bytes; i += lanes) hn::Stream(hn::LoadU(d, from + i), d, to + i);
   for (; i + lanes16 <= bytes; i += lanes16) hn::Stream(hn::LoadU(d16, from + i), d16, to + i);
-  StreamSmall(to + i, from + i, bytes - i);
+  stream_small(to + i, from + i, bytes - i);
 }
 
 void StreamCopy(std::byte* destination, const std::byte* source, size_t bytes) {

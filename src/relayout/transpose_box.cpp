@@ -221,7 +221,7 @@ bool uses_interleave(const StridedBox& box, const CopyKernel& k) {
   return k.kind == KernelKind::kTranspose && !k.grouped && (bytes == 1 || bytes == 2) &&
          (inner.count == 2 || inner.count == 4) && box.axes.size() >= 2 &&
          box.axes[1].destination_stride == inner.count &&
-         box.axes[1].count * bytes % kInterleaveRowBytes == 0;
+         box.axes[1].count * bytes >= kInterleaveRowBytes;
 }
 
 // The inverse: 2 or 4 source-contiguous units per column spread over as many destination rows
@@ -238,7 +238,7 @@ bool uses_deinterleave(const StridedBox& box, const CopyKernel& k) {
   const StridedAxis& pair = box.axes[1];
   return (pair.count == 2 || pair.count == 4) && pair.source_stride == 1 &&
          inner.source_stride == pair.count && inner.destination_stride == 1 &&
-         inner.count * bytes % kInterleaveRowBytes == 0;
+         inner.count * bytes >= kInterleaveRowBytes;
 }
 
 void transpose_box(const StridedBox& box, const CopyKernel& k, const std::byte* source,
