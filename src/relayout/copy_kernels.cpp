@@ -88,8 +88,17 @@ void strided_words(const StridedBox& box, const std::byte* source, std::byte* de
   });
 }
 
-void strided_box(const StridedBox& box, int bytes, const std::byte* source,
+void strided_box(const StridedBox& box, int bytes, bool streaming, const std::byte* source,
                  std::byte* destination) {
+  const StridedAxis& row = box.axes[0];
+  if (row.destination_stride == 1) {  // reversed or stepped rows: Highway, when it takes them
+    bool done = true;
+    for_each_outer(box, 1, [&](int64_t s, int64_t d) {
+      done = done && gather_row(source + s * bytes, row.source_stride, bytes, row.count,
+                                destination + d * bytes, streaming);
+    });
+    if (done) return;
+  }
   switch (bytes) {
     case 1:
       return strided_words<1>(box, source, destination);
@@ -182,6 +191,7 @@ CopyKernel choose_copy_kernel(StridedBox& box, int source_bits, int destination_
       }
     }
     k.kind = KernelKind::kStrided;
+    k.streaming = streaming && inner.destination_stride == 1;
     return k;
   }
   if (source_bits == 8 && destination_bits == 1 && box.axes.size() >= 2 && inner.count == 32 &&
@@ -221,7 +231,8 @@ void copy_box(const StridedBox& box, const CopyKernel& k, const std::byte* sourc
       if (k.streaming) store_fence();
       return;
     case KernelKind::kStrided:
-      strided_box(box, k.source_bits / 8, source, destination);
+      strided_box(box, k.source_bits / 8, k.streaming, source, destination);
+      if (k.streaming) store_fence();
       return;
     case KernelKind::kPackBits:
       pack_bits_box(box, k.streaming, source, destination);
@@ -291,7 +302,16 @@ std::string simd_target(const StridedBox& box, const CopyKernel& k) {
       return box.axes[1].count % kInterleaveRowBytes == 0
                  ? fmt::format("{} (Highway)", interleave_target())
                  : "none (scalar)";
-    case KernelKind::kStrided:
+    case KernelKind::kStrided: {
+      const StridedAxis& row = box.axes[0];
+      const int bytes = k.source_bits / 8;
+      if (row.destination_stride == 1 &&
+          (bytes == 4 || bytes == 8 ||
+           (bytes == 2 && (row.source_stride == -1 || row.source_stride == 2)))) {
+        return fmt::format("{} (Highway)", gather_target());
+      }
+      break;
+    }
     case KernelKind::kBits:
       break;
   }

@@ -138,6 +138,17 @@ bool deinterleave_rows(const std::byte* source, std::byte* destination,
                        int64_t destination_row_bytes, int rows, int element_bytes, int64_t columns,
                        int64_t repeat = 1, int64_t source_step = 0, int64_t destination_step = 0);
 
+// destination[j] = source[j * source_stride] (elements; negative: backwards from `source`) for
+// j < count, elements of `element_bytes`: strides -1 and 2 for 2, 4 and 8 bytes (vector Reverse,
+// ConcatEven), any other stride for 4 and 8 (GatherIndex); false (nothing written) otherwise.
+// Non-temporal stores when `streaming` and the destination is aligned to the vector. Highway
+// code (portable_gather.cpp). E.g. stride -1: source[0], source[-1], source[-2], ...
+bool gather_row(const std::byte* source, int64_t source_stride, int element_bytes, int64_t count,
+                std::byte* destination, bool streaming);
+
+// Highway's name of the target gather_row runs with here.
+const char* gather_target();
+
 // Packs the low bits of 32 source rows of bytes into 32-bit words: bit i of word j =
 // row_i[j] & 1 (XLA's (32,1) tile with E(1)). `columns` is a multiple of kInterleaveRowBytes
 // (else false, nothing written). E.g. rows 0 and 5 all ones, the rest zero: every word 0x21.
