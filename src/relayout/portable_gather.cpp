@@ -44,7 +44,9 @@ bool GatherRowOf(const T* from, int64_t stride, int64_t count, T* to, bool strea
     for (; i + lanes <= count; i += lanes)
       StoreLanes(d, hn::Reverse(d, hn::LoadU(d, from - i - (lanes - 1))), to + i, stream);
   } else if (stride == 2) {  // every other element: two loads and a shuffle, not a gather
-    for (; i + lanes <= count; i += lanes) {
+    // The second load ends one element past the last one it keeps: stop while an element is
+    // left after this vector, so the loads never pass the row's end (ASan caught it).
+    for (; i + lanes < count; i += lanes) {
 #if HWY_TARGET == HWY_SCALAR  // one lane, and no ConcatEven
       StoreLanes(d, hn::Set(d, from[2 * i]), to + i, stream);
 #else
@@ -80,6 +82,13 @@ bool GatherRowOf(const T* from, int64_t stride, int64_t count, T* to, bool strea
 
 bool GatherRow(const std::byte* source, int64_t stride, int element_bytes, int64_t count,
                std::byte* destination, bool streaming) {
+  // Elements are read and written through pointers of their own type: both sides must be
+  // aligned to it (an unaligned NumPy view stays with the element loop).
+  const auto aligned = [&](const std::byte* p) {
+    return element_bytes > 0 &&
+           reinterpret_cast<uintptr_t>(p) % static_cast<unsigned>(element_bytes) == 0;
+  };
+  if (!aligned(source) || !aligned(destination)) return false;
   switch (element_bytes) {
     case 2:  // 1-byte elements stay scalar: Highway 1.0 has no Reverse of 8-bit lanes
       return GatherRowOf(reinterpret_cast<const uint16_t*>(source), stride, count,

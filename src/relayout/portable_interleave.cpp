@@ -295,6 +295,13 @@ bool DeinterleaveRows(const std::byte* source, std::byte* destination,
   (void)columns, (void)repeat, (void)source_step, (void)destination_step;
   return false;
 #else
+  // The units are loaded through pointers of their own type: they must be aligned to it (C++;
+  // Highway's EMU128 target reads them as such, UBSan caught it).
+  if (reinterpret_cast<uintptr_t>(source) % static_cast<unsigned>(std::max(element_bytes, 1)) !=
+          0 ||
+      source_step % std::max(element_bytes, 1) != 0) {
+    return false;
+  }
   return ForUnitAndRows(element_bytes, rows, columns, [&](auto unit, auto row_count, size_t n) {
     DeinterleaveGroups<unit(), row_count()>(
         reinterpret_cast<const uint8_t*>(source), reinterpret_cast<uint8_t*>(destination),

@@ -130,7 +130,8 @@ bool interleave_rows(const std::byte* source, int64_t source_row_bytes, int rows
 
 // The inverse of interleave_rows: row_i[j] = source[j * rows + i] for `rows` (2 or 4)
 // destination rows `destination_row_bytes` apart, `columns` elements of `element_bytes` each
-// (other unit sizes or row counts: false, nothing written). This unpacks XLA's
+// (other unit sizes or row counts, or a source or source step not aligned to the unit: false,
+// nothing written). This unpacks XLA's
 // (2,1) and (4,1) tiles. `repeat` and the steps as for interleave_rows; always plain stores
 // (faster here than streaming ones, see portable_interleave.cpp).
 // E.g. rows 2, source a0 b0 a1 b1 ...: row 0 = a0 a1 ..., row 1 = b0 b1 ...
@@ -140,7 +141,8 @@ bool deinterleave_rows(const std::byte* source, std::byte* destination,
 
 // destination[j] = source[j * source_stride] (elements; negative: backwards from `source`) for
 // j < count, elements of `element_bytes`: strides -1 and 2 for 2, 4 and 8 bytes (vector Reverse,
-// ConcatEven), any other stride for 4 and 8 (GatherIndex); false (nothing written) otherwise.
+// ConcatEven), any other stride for 4 and 8 (GatherIndex), both sides aligned to the element
+// size; false (nothing written) otherwise.
 // Non-temporal stores when `streaming` and the destination is aligned to the vector. Highway
 // code (portable_gather.cpp). E.g. stride -1: source[0], source[-1], source[-2], ...
 bool gather_row(const std::byte* source, int64_t source_stride, int element_bytes, int64_t count,

@@ -4,6 +4,7 @@
 // the destination that must stay untouched; and what it leaves to the scalar loop.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <cstring>
 #include <vector>
 
@@ -16,9 +17,6 @@ namespace {
 constexpr std::byte kGuard{0xEE};
 
 TEST(PortableGather, ReversedAndSteppedRowsOnEveryTarget) {
-  std::vector<std::byte> source(64 * 1024);
-  for (std::size_t i = 0; i < source.size(); ++i)
-    source[i] = static_cast<std::byte>((i * 131 + 7) % 251);
   for_each_target([&] {
     for (const int unit : {2, 4, 8}) {
       for (const int64_t stride : {-1, 2, 3, -2, 7}) {
@@ -26,8 +24,13 @@ TEST(PortableGather, ReversedAndSteppedRowsOnEveryTarget) {
         for (int64_t count = 1; count <= 70; count += (count < 20 ? 1 : 7)) {
           for (const std::size_t misalign : {0, 8, 24}) {
             for (const bool streaming : {false, true}) {
-              // Element 0 in the middle of the source, so negative strides stay inside it.
-              const std::byte* first = source.data() + source.size() / 2;
+              // A source of exactly the row's span, so that ASan sees any read past it; element
+              // 0 at its end for negative strides.
+              const int64_t span = ((count - 1) * std::abs(stride) + 1) * unit;
+              std::vector<std::byte> source(static_cast<std::size_t>(span));
+              for (std::size_t i = 0; i < source.size(); ++i)
+                source[i] = static_cast<std::byte>((i * 131 + 7) % 251);
+              const std::byte* first = source.data() + (stride < 0 ? span - unit : 0);
               std::vector<std::byte> destination(static_cast<std::size_t>(count * unit) + 192,
                                                  kGuard);
               const auto base = reinterpret_cast<uintptr_t>(destination.data());
@@ -64,6 +67,8 @@ TEST(PortableGather, LeavesOtherRowsToTheScalarLoopAndWritesNothing) {
     EXPECT_FALSE(gather_row(source.data() + 512, -1, 1, 32, destination.data(), false));
     EXPECT_FALSE(gather_row(source.data(), 3, 2, 32, destination.data(), false));
     EXPECT_FALSE(gather_row(source.data(), 2, 3, 32, destination.data(), false));
+    EXPECT_FALSE(gather_row(source.data() + 514, -1, 4, 32, destination.data(), false));
+    EXPECT_FALSE(gather_row(source.data() + 512, -1, 4, 32, destination.data() + 2, false));
     for (const std::byte b : destination) ASSERT_EQ(b, kGuard);
   });
 }

@@ -143,7 +143,7 @@ TEST(PortableInterleave, DeinterleaveEveryUnitRowCountWidthAndAlignmentOnEveryTa
           for (const std::size_t misalign : {0, 1, 16, 32}) {
             const int64_t row_bytes = bytes + 8;  // guard bytes between the rows
             const int64_t repeat = 3;
-            const int64_t source_step = bytes * rows + 5;
+            const int64_t source_step = bytes * rows + 8;  // groups aligned to every unit
             const int64_t destination_step = row_bytes * rows + 24;
             const std::vector<std::byte> source =
                 pattern(static_cast<std::size_t>(source_step * repeat), 7);
@@ -173,6 +173,8 @@ TEST(PortableInterleave, RefusesOtherShapesAndWritesNothing) {
     EXPECT_FALSE(pack_bits_32_rows(source.data(), 32, 24, destination.data(), false));
     EXPECT_FALSE(deinterleave_rows(source.data(), destination.data(), 64, 3, 1, 32));
     EXPECT_FALSE(deinterleave_rows(source.data(), destination.data(), 64, 2, 8, 4));
+    EXPECT_FALSE(deinterleave_rows(source.data() + 1, destination.data(), 64, 2, 2, 16));
+    EXPECT_FALSE(deinterleave_rows(source.data(), destination.data(), 64, 2, 4, 16, 2, 66, 256));
     expect_written(destination, {});
   });
 }
