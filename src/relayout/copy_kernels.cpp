@@ -304,10 +304,7 @@ std::string simd_target(const StridedBox& box, const CopyKernel& k) {
                  : "none (scalar)";
     case KernelKind::kStrided: {
       const StridedAxis& row = box.axes[0];
-      const int bytes = k.source_bits / 8;
-      if (row.destination_stride == 1 &&
-          (bytes == 4 || bytes == 8 ||
-           (bytes == 2 && (row.source_stride == -1 || row.source_stride == 2)))) {
+      if (row.destination_stride == 1 && gather_row_takes(row.source_stride, k.source_bits / 8)) {
         return fmt::format("{} (Highway)", gather_target());
       }
       break;

@@ -70,13 +70,8 @@ bool GatherRowOf(const T* from, int64_t stride, int64_t count, T* to, bool strea
   T tail[HWY_MAX_BYTES / sizeof(T)];
   int64_t k = 0;
   for (int64_t j = i; j < count; ++j) tail[k++] = from[j * stride];
-  auto* out = reinterpret_cast<uint8_t*>(to + i);
-  const auto bytes = static_cast<size_t>(k) * sizeof(T);
-  if (stream) {
-    stream_small(out, reinterpret_cast<const uint8_t*>(tail), bytes);
-  } else if (bytes != 0) {
-    std::memcpy(out, tail, bytes);
-  }
+  store_small(reinterpret_cast<uint8_t*>(to + i), reinterpret_cast<const uint8_t*>(tail),
+              static_cast<size_t>(k) * sizeof(T), stream);
   return true;
 }
 
@@ -84,11 +79,10 @@ bool GatherRow(const std::byte* source, int64_t stride, int element_bytes, int64
                std::byte* destination, bool streaming) {
   // Elements are read and written through pointers of their own type: both sides must be
   // aligned to it (an unaligned NumPy view stays with the element loop).
-  const auto aligned = [&](const std::byte* p) {
-    return element_bytes > 0 &&
-           reinterpret_cast<uintptr_t>(p) % static_cast<unsigned>(element_bytes) == 0;
-  };
-  if (!aligned(source) || !aligned(destination)) return false;
+  if (!gather_row_takes(stride, element_bytes) || !aligned_to(source, element_bytes) ||
+      !aligned_to(destination, element_bytes)) {
+    return false;
+  }
   switch (element_bytes) {
     case 2:  // 1-byte elements stay scalar: Highway 1.0 has no Reverse of 8-bit lanes
       return GatherRowOf(reinterpret_cast<const uint16_t*>(source), stride, count,

@@ -151,11 +151,7 @@ void InterleaveGroups(const uint8_t* source, int64_t row_bytes, size_t bytes, ui
       for (int i = 0; i < kRows; ++i, k += kUnit)
         std::memcpy(tail + k, from + i * row_bytes + j, kUnit);
     }
-    if (stream) {
-      stream_small(to + vectors * kRows, tail, k);
-    } else if (k != 0) {
-      std::memcpy(to + vectors * kRows, tail, k);
-    }
+    store_small(to + vectors * kRows, tail, k, stream);
   }
 }
 
@@ -297,11 +293,7 @@ bool DeinterleaveRows(const std::byte* source, std::byte* destination,
 #else
   // The units are loaded through pointers of their own type: they must be aligned to it (C++;
   // Highway's EMU128 target reads them as such, UBSan caught it).
-  if (reinterpret_cast<uintptr_t>(source) % static_cast<unsigned>(std::max(element_bytes, 1)) !=
-          0 ||
-      source_step % std::max(element_bytes, 1) != 0) {
-    return false;
-  }
+  if (!aligned_to(source, element_bytes) || source_step % element_bytes != 0) return false;
   return ForUnitAndRows(element_bytes, rows, columns, [&](auto unit, auto row_count, size_t n) {
     DeinterleaveGroups<unit(), row_count()>(
         reinterpret_cast<const uint8_t*>(source), reinterpret_cast<uint8_t*>(destination),

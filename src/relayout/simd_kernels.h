@@ -58,6 +58,21 @@ inline void stream_small(uint8_t* to, const uint8_t* from, std::size_t bytes) {
 #endif
 }
 
+// The last bytes of a row written by a kernel: stream_small when the row is streamed, else plain.
+inline void store_small(uint8_t* to, const uint8_t* from, std::size_t bytes, bool streaming) {
+  if (streaming) {
+    stream_small(to, from, bytes);
+  } else if (bytes != 0) {
+    std::memcpy(to, from, bytes);
+  }
+}
+
+// Whether `p` is aligned to elements of `bytes` (> 0): kernels that read or write elements
+// through pointers of their own type need it (Highway's EMU128 target dereferences them).
+inline bool aligned_to(const void* p, int bytes) {
+  return bytes > 0 && reinterpret_cast<uintptr_t>(p) % static_cast<unsigned>(bytes) == 0;
+}
+
 // Highway's name of the target stream_copy and stream_runs run with here: "AVX3" (AVX-512),
 // "AVX2", "SSE4", "NEON", "SVE", ...
 const char* stream_target();
@@ -147,6 +162,12 @@ bool deinterleave_rows(const std::byte* source, std::byte* destination,
 // code (portable_gather.cpp). E.g. stride -1: source[0], source[-1], source[-2], ...
 bool gather_row(const std::byte* source, int64_t source_stride, int element_bytes, int64_t count,
                 std::byte* destination, bool streaming);
+
+// The strides and element sizes gather_row takes (given aligned sides).
+inline bool gather_row_takes(int64_t source_stride, int element_bytes) {
+  return element_bytes == 4 || element_bytes == 8 ||
+         (element_bytes == 2 && (source_stride == -1 || source_stride == 2));
+}
 
 // Highway's name of the target gather_row runs with here.
 const char* gather_target();

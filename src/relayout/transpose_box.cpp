@@ -211,6 +211,17 @@ void grouped_transpose_box(const StridedBox& box, bool streaming, const std::byt
   });
 }
 
+// Calls kernel(source_offset, destination_offset) for every group of the box's axes from 3 on
+// (the kernels take axes 0-1 and repeat over axes[2] themselves, many groups per call, like
+// runs); true when every call did its part. After a refusal no more calls are made and the
+// caller's scalar loop does the whole box.
+template <class F>
+bool every_group(const StridedBox& box, F&& kernel) {
+  bool done = true;
+  for_each_outer(box, 3, [&](int64_t s, int64_t d) { done = done && kernel(s, d); });
+  return done;
+}
+
 }  // namespace
 
 // Transposes of 1- or 2-byte elements whose destination takes 2 or 4 source rows at a time:
@@ -251,27 +262,22 @@ void transpose_box(const StridedBox& box, const CopyKernel& k, const std::byte* 
   const bool streaming = k.streaming;
   const StridedAxis& inner = box.axes[0];
   const StridedAxis& pair = box.axes[1];
-  if (uses_interleave(box, k)) {  // many groups per call, like runs
-    const StridedAxis next = box.axes.size() > 2 ? box.axes[2] : StridedAxis{1, 0, 0};
-    bool done = true;
-    for_each_outer(box, 3, [&](int64_t s, int64_t d) {
-      done = done && interleave_rows(source + s * bytes, inner.source_stride * bytes,
-                                     static_cast<int>(inner.count), bytes, pair.count,
-                                     destination + d * bytes, streaming, next.count,
-                                     next.source_stride * bytes, next.destination_stride * bytes);
-    });
-    if (done) return;
+  const StridedAxis next = box.axes.size() > 2 ? box.axes[2] : StridedAxis{1, 0, 0};
+  if (uses_interleave(box, k) && every_group(box, [&](int64_t s, int64_t d) {
+        return interleave_rows(source + s * bytes, inner.source_stride * bytes,
+                               static_cast<int>(inner.count), bytes, pair.count,
+                               destination + d * bytes, streaming, next.count,
+                               next.source_stride * bytes, next.destination_stride * bytes);
+      })) {
+    return;
   }
-  if (uses_deinterleave(box, k)) {
-    const StridedAxis next = box.axes.size() > 2 ? box.axes[2] : StridedAxis{1, 0, 0};
-    bool done = true;
-    for_each_outer(box, 3, [&](int64_t s, int64_t d) {
-      done = done && deinterleave_rows(source + s * bytes, destination + d * bytes,
-                                       pair.destination_stride * bytes,
-                                       static_cast<int>(pair.count), bytes, inner.count, next.count,
-                                       next.source_stride * bytes, next.destination_stride * bytes);
-    });
-    if (done) return;
+  if (uses_deinterleave(box, k) && every_group(box, [&](int64_t s, int64_t d) {
+        return deinterleave_rows(source + s * bytes, destination + d * bytes,
+                                 pair.destination_stride * bytes, static_cast<int>(pair.count),
+                                 bytes, inner.count, next.count, next.source_stride * bytes,
+                                 next.destination_stride * bytes);
+      })) {
+    return;
   }
   for_each_outer(box, 2, [&](int64_t s, int64_t d) {
     const std::byte* from = source + s * bytes;
