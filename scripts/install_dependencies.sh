@@ -14,9 +14,13 @@ apt_packages=(
 read -r -a extra <<< "${TESSERA_EXTRA_APT:-}"
 apt_packages+=("${extra[@]}")
 
+# Once another architecture's copy is installed too (scripts/test_aarch64.sh adds arm64 ones),
+# `dpkg -s libfmt-dev` fails as ambiguous: ask for this machine's architecture then, or every
+# run would call apt-get again (and need the network and apt's lock).
+native="$(dpkg --print-architecture)"
 missing=()
 for p in "${apt_packages[@]}"; do
-  dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+  dpkg -s "$p" >/dev/null 2>&1 || dpkg -s "$p:$native" >/dev/null 2>&1 || missing+=("$p")
 done
 if ((${#missing[@]})); then
   echo "installing Debian packages: ${missing[*]}"
