@@ -250,7 +250,10 @@ void StagedTransposeTiles(const std::byte* source, int64_t rows, int64_t source_
   constexpr int64_t kTile = 16;
   constexpr int64_t kMaxBand = 128;  // source rows per band: 512-byte destination runs
   // Source lines prefetched per group of tiles (32 KiB): 128 rows x 4 lines, 64 rows x 8 lines.
-  // Bands of 64 or 256 rows and groups of 128 to 2048 lines measured the same or slower.
+  // Bands of 64 or 256 rows and groups of 128 to 2048 lines measured the same or slower; at
+  // f32[16384,16384] too (32-256 rows, 128-16384 lines), where a band's strip shares one L1 and
+  // one L2 set and the tile loads cost a copy beyond the prefetches (BENCHMARKS.md, "where the
+  // transpose's time goes").
   constexpr int64_t kGroupLines = 512;
   HWY_ALIGN std::byte stage[kTile * kMaxBand * 4];
   for (int64_t ib = 0; ib < rows; ib += kMaxBand) {
