@@ -154,7 +154,8 @@ void bind_relayout(nb::module_& module) {
       .def_prop_ro("destination_bytes", &relayout::RelayoutPlan::destination_bytes)
       .def_prop_ro("threads", &relayout::RelayoutPlan::threads)
       .def("describe", &relayout::RelayoutPlan::describe,
-           "The strided pieces of the plan and the kernel chosen for each, one per line.");
+           "The strided pieces of the plan and the kernel chosen for each, one per line;\n"
+           "consecutive pieces that read the same are one line ending '(N pieces)'.");
   module.def("release_buffers", &release_buffers,
              "Frees the output buffers kept for reuse by to_physical/from_physical (at most 4\n"
              "buffers and 512 MiB are kept); returns the number of bytes given back.");

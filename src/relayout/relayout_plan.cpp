@@ -217,13 +217,26 @@ std::string RelayoutPlan::describe() const {
   std::string out;
   if (p.fill_everything) out += "fill the whole destination (no digit form)\n";
   if (p.general) out += "general walk (no common refinement)\n";
+  // Pieces cut from one box read alike: a run of equal lines is printed once, with its count
+  // (a 1 GiB transpose has 64 pieces).
+  std::string line;
+  int64_t repeats = 0;
+  const auto flush = [&] {
+    if (repeats > 0)
+      out += repeats == 1 ? line + "\n" : fmt::format("{} ({} pieces)\n", line, repeats);
+  };
   for (const Task& t : p.tasks) {
-    if (t.fill) {
-      out += fmt::format("fill {} elements\n", t.box.elements());
-    } else {
-      out += describe_box(t.box, t.kernel) + "\n";
+    std::string next =
+        t.fill ? fmt::format("fill {} elements", t.box.elements()) : describe_box(t.box, t.kernel);
+    if (next == line) {
+      ++repeats;
+      continue;
     }
+    flush();
+    line = std::move(next);
+    repeats = 1;
   }
+  flush();
   return out;
 }
 

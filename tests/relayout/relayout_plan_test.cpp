@@ -2,8 +2,10 @@
 // random pairs of XLA layouts (tiles of 1-3 levels, packing tiles, '*', L(n), E(n)).
 #include "tessera/relayout/relayout_plan.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <random>
 #include <string>
@@ -312,6 +314,23 @@ TEST(RelayoutPlan, LargeCasesUseFastKernelsAndMatchTheReference) {
     p.execute(source, to);
     expect_converted(a.index_map(), source, b.index_map(), to, to, 0, pair[1]);
   }
+}
+
+TEST(RelayoutPlan, DescribeCountsRepeatedPiecesOnOneLine) {
+  // A 4 MiB transpose is cut into one piece per worker band; all read alike.
+  const auto a = layout("f32[1024,1024]{1,0}");
+  const auto b = layout("f32[1024,1024]{0,1}");
+  const auto p = plan(a.index_map(), b.index_map(), {.threads = 2});
+  ASSERT_GT(p.piece_count(), 1);
+  const std::string text = p.describe();
+  EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 1) << text;
+  EXPECT_TRUE(text.starts_with("transpose 2 axes [")) << text;
+  EXPECT_TRUE(text.ends_with(fmt::format(" ({} pieces)\n", p.piece_count()))) << text;
+  // One piece alone keeps its plain line.
+  const auto small = plan(layout("f32[8,8]{1,0}").index_map(), layout("f32[8,8]{0,1}").index_map(),
+                          {.threads = 1});
+  ASSERT_EQ(small.piece_count(), 1);
+  EXPECT_EQ(small.describe().find("pieces"), std::string::npos) << small.describe();
 }
 
 TEST(RelayoutPlan, EmptyArraysConvertWithEmptyBuffers) {

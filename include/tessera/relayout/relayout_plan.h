@@ -82,7 +82,9 @@ class RelayoutPlan {
   int64_t destination_bytes() const;
   int threads() const;
   // One line per strided piece with the kernel chosen for it, e.g.
-  //   "copy 2 axes [8x512] runs of 512 B" or "general walk (no common refinement)".
+  //   "copy 2 axes [8x512] runs of 512 B" or "general walk (no common refinement)";
+  // consecutive pieces that read the same are one line with their count:
+  //   "transpose 2 axes [128x4096] 32->32 bits streaming, simd AVX2 (Highway) (32 pieces)".
   std::string describe() const;
 
  private:
