@@ -99,6 +99,23 @@ def test_s4_unpacks_with_sign_extension(tessera, tmp_path):
     assert np.array_equal(np.load(tmp_path / "back.npy"), data)
 
 
+def test_plan_names_the_kernels_and_writes_nothing(tessera, tmp_path):
+    np.save(tmp_path / "in.npy", np.zeros((1024, 1024), dtype=np.float32))
+    out = tmp_path / "out.bin"
+    lines = tessera.lines("convert", "--plan", "--threads", "2", "--to", "f32[1024,1024]{0,1}",
+                          str(tmp_path / "in.npy"), str(out))
+    assert lines[0].startswith("f32[1024,1024]{1,0} -> f32[1024,1024]{0,1}: ")
+    assert lines[0].endswith(" on 2 threads")
+    assert lines[1].startswith("transpose 2 axes [") and "simd" in lines[1], lines
+    assert not out.exists()
+    # IN is still checked: a file of the wrong size is refused as in a conversion.
+    (tmp_path / "short.bin").write_bytes(bytes(12))
+    error = tessera.fails("convert", "--plan", "--from", "f32[2,2]{1,0}", "--to", "f32[2,2]{0,1}",
+                          str(tmp_path / "short.bin"), str(out))
+    assert "holds 12 bytes of data but f32[2,2]{1,0} takes 16 bytes" in error
+    assert not out.exists()
+
+
 def test_errors(tessera, tmp_path):
     np.save(tmp_path / "in.npy", np.zeros((3, 5), dtype=np.float32))
     (tmp_path / "short.bin").write_bytes(b"\0" * 59)

@@ -42,6 +42,7 @@ struct ConvertArguments {
   bool quiet = false;
   bool progress = false;
   bool fsync = false;
+  bool show_plan = false;
   TargetArguments targets;
 };
 
@@ -183,6 +184,12 @@ void convert(const ConvertArguments& args) {
   options.sign_extend = std::string_view(element_type_name(to.type)).starts_with("s");
   if (!args.fill.empty()) options.fill_bits = relayout::parse_fill_value(args.fill, to.type);
   const relayout::RelayoutPlan plan = relayout::plan(*from.map, *to.map, options);
+  if (args.show_plan) {  // what would run, with the input checked; OUT is not touched
+    fmt::print("{} -> {}: {} piece{} on {} thread{}\n{}", from.text, to.text, plan.piece_count(),
+               plan.piece_count() == 1 ? "" : "s", plan.threads(), plan.threads() == 1 ? "" : "s",
+               plan.describe());
+    return;
+  }
 
   const int64_t image_bytes = to.map->size_bytes();
   if (npu_image) check_existing_image(args, image_bytes);
@@ -272,6 +279,9 @@ void install(CLI::App& app) {
   command->add_flag("--fsync", args->fsync,
                     "Wait until OUT is on disk before exiting (like dd conv=fsync), so it survives "
                     "a power loss; by default it is left in the page cache, as cp and dd leave it");
+  command->add_flag("--plan", args->show_plan,
+                    "Print the plan instead of converting: each piece's kernel and the SIMD target "
+                    "it runs with (IN is checked; OUT is not written)");
   add_target_options(command, args->targets,
                      "Tiles for a raw side's shape written without tiles (default: none, the "
                      "layouts exactly as written)");
