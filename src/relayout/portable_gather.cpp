@@ -19,19 +19,11 @@
 #include <limits>
 
 #include "relayout/simd_kernels.h"
+#include "relayout/store_lanes-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace tessera::relayout::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
-
-template <class D>
-HWY_INLINE void StoreLanes(D d, hn::Vec<D> v, hn::TFromD<D>* to, bool stream) {
-  if (stream) {
-    hn::Stream(v, d, to);
-  } else {
-    hn::StoreU(v, d, to);
-  }
-}
 
 template <typename T>
 bool GatherRowOf(const T* from, int64_t stride, int64_t count, T* to, bool streaming) {

@@ -21,6 +21,7 @@
 #include <type_traits>
 
 #include "relayout/simd_kernels.h"
+#include "relayout/store_lanes-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace tessera::relayout::HWY_NAMESPACE {
@@ -72,15 +73,6 @@ HWY_INLINE void InterleaveWhole(D d, hn::Vec<D> a, hn::Vec<D> b, const Order& or
   high = hn::BitCast(d, hn::InterleaveUpper(du, hn::BitCast(du, a), hn::BitCast(du, b)));
 }
 
-template <class D>
-HWY_INLINE void StoreVector(D d, hn::Vec<D> v, uint8_t* to, bool stream) {
-  if (stream) {
-    hn::Stream(v, d, to);
-  } else {
-    hn::StoreU(v, d, to);
-  }
-}
-
 // Interleaves kRows (2 or 4) vectors of units of kUnit bytes (r2, r3 unused with 2 rows) and stores
 // the kRows vectors of output at `to`: row i's unit j lands at unit j * kRows + i. Vectors are
 // passed one by one: SVE's sizeless vectors cannot be array elements.
@@ -93,18 +85,18 @@ HWY_INLINE void InterleaveStore(D d, hn::Vec<D> r0, hn::Vec<D> r1, hn::Vec<D> r2
   InterleaveWhole<Unit>(d, r0, r1, order, p_low, p_high);
   if constexpr (kRows == 2) {
     (void)r2, (void)r3;
-    StoreVector(d, p_low, to, stream);
-    StoreVector(d, p_high, to + n, stream);
+    StoreLanes(d, p_low, to, stream);
+    StoreLanes(d, p_high, to + n, stream);
   } else {
     using Pair = hwy::UnsignedFromSize<2 * kUnit>;  // a unit of rows 0-1 next to one of rows 2-3
     hn::Vec<D> q_low, q_high, o0, o1, o2, o3;
     InterleaveWhole<Unit>(d, r2, r3, order, q_low, q_high);
     InterleaveWhole<Pair>(d, p_low, q_low, order, o0, o1);
     InterleaveWhole<Pair>(d, p_high, q_high, order, o2, o3);
-    StoreVector(d, o0, to, stream);
-    StoreVector(d, o1, to + n, stream);
-    StoreVector(d, o2, to + 2 * n, stream);
-    StoreVector(d, o3, to + 3 * n, stream);
+    StoreLanes(d, o0, to, stream);
+    StoreLanes(d, o1, to + n, stream);
+    StoreLanes(d, o2, to + 2 * n, stream);
+    StoreLanes(d, o3, to + 3 * n, stream);
   }
 }
 

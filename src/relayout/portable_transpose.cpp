@@ -12,6 +12,7 @@
 #include <cstring>
 
 #include "relayout/simd_kernels.h"
+#include "relayout/store_lanes-inl.h"
 #include "relayout/tile_rows.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -74,13 +75,7 @@ HWY_INLINE void Transpose4x4Blocks(const SourceRows& from, int first, int column
 template <class DestinationRows>
 HWY_INLINE void StoreRowPart(const DestinationRows& to, int row, int first, hn::Vec<Tile> v,
                              bool stream) {
-  const Tile d;
-  float* out = reinterpret_cast<float*>(to(row)) + first;
-  if (stream) {
-    hn::Stream(v, d, out);
-  } else {
-    hn::StoreU(v, d, out);
-  }
+  StoreLanes(Tile(), v, reinterpret_cast<float*>(to(row)) + first, stream);
 }
 
 // 8 and 16 lanes: destination rows column..column+7 get source rows 0..15 of those columns. Each
