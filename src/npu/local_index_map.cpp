@@ -139,8 +139,10 @@ void check_no_overlap(const LocalTensor& tensor) {
   }
   // Keyed by (NPU, byte inside it): a tensor that does not fit must not meet the next NPU.
   const PlacementFormula formula(tensor);
+  // Unsigned arithmetic: byte offsets near 2^63 wrap instead of overflowing (fuzz_npu_arguments).
   const auto hash = [](const std::pair<int64_t, int64_t>& key) {
-    return std::hash<int64_t>()(key.second * 1000003 + key.first);
+    return std::hash<uint64_t>()(static_cast<uint64_t>(key.second) * 1000003u +
+                                 static_cast<uint64_t>(key.first));
   };
   std::unordered_map<std::pair<int64_t, int64_t>, int64_t, decltype(hash)> owner(
       static_cast<std::size_t>(count), hash);
