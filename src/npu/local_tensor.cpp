@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <limits>
 #include <utility>
 
 #include "local_index_map.h"
@@ -99,6 +100,14 @@ void LocalTensor::derive_strides() {
           throw Error(ErrorKind::kInvalid,
                       fmt::format("{} stride is {}: strides must not be negative", kAxisNames[axis],
                                   strides_[axis]));
+        }
+        // A stride is reported in bytes too, even on an axis of extent 1 whose span it never
+        // reaches, so its byte value must be representable.
+        if (strides_[axis] > std::numeric_limits<int64_t>::max() / stored_bytes) {
+          throw Error(ErrorKind::kOverflow,
+                      fmt::format("{} stride is {} stored elements: at {} bytes each it "
+                                  "overflows 64-bit byte offsets",
+                                  kAxisNames[axis], strides_[axis], stored_bytes));
         }
       }
       return;

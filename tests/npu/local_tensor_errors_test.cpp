@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <limits>
 #include <vector>
 
 #include "npu/spec_device.h"
@@ -98,6 +99,15 @@ TEST(LocalTensorErrors, OverlappingStrides) {
   expect_error(ErrorKind::kInvalid, "N stride is -1: strides must not be negative", [] {
     make({2, 1, 1, 1}, ElementType::kF32, 0, strides(-1, 1, 1, 1));
   });
+  // An axis of extent 1 never reaches its stride, but the report gives every stride in bytes:
+  // 5600000000000100000 f32 elements is 2.24e19 bytes (found by fuzz_npu_arguments).
+  expect_error(ErrorKind::kOverflow,
+               "C stride is 5600000000000100000 stored elements: at 4 bytes each it overflows", [] {
+                 make({2, 1, 1, 1}, ElementType::kF32, 0, strides(1, 5600000000000100000, 1, 1));
+               });
+  // The largest stride whose bytes fit is accepted there.
+  EXPECT_NO_THROW(make({1, 1, 1, 1}, ElementType::kF32, 0,
+                       strides(1, std::numeric_limits<int64_t>::max() / 4, 1, 1)));
 }
 
 TEST(LocalTensorErrors, InterleavedStridesThatDoNotOverlapAreAccepted) {
