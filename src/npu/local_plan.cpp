@@ -279,6 +279,14 @@ LocalPlan parse_local_plan_text(std::string_view text) {
   } catch (const Json::parse_error& e) {
     throw Error(ErrorKind::kSyntax,
                 fmt::format("the plan is not valid JSON (byte {}): {}", e.byte, e.what()));
+  } catch (const Json::exception& e) {
+    // The parser's other refusal: a number too large for a double (out_of_range.406, e.g.
+    // 1e400), whose message quotes the whole number; found by fuzz_npu_plan.
+    constexpr std::size_t kQuoted = 160;
+    const std::string_view what = e.what();
+    throw Error(ErrorKind::kSyntax,
+                fmt::format("the plan is not valid JSON: {}{}", what.substr(0, kQuoted),
+                            what.size() > kQuoted ? "..." : ""));
   }
   return parse_local_plan(plan);
 }
