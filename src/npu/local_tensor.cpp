@@ -101,14 +101,6 @@ void LocalTensor::derive_strides() {
                       fmt::format("{} stride is {}: strides must not be negative", kAxisNames[axis],
                                   strides_[axis]));
         }
-        // A stride is reported in bytes too, even on an axis of extent 1 whose span it never
-        // reaches, so its byte value must be representable.
-        if (strides_[axis] > std::numeric_limits<int64_t>::max() / stored_bytes) {
-          throw Error(ErrorKind::kOverflow,
-                      fmt::format("{} stride is {} stored elements: at {} bytes each it "
-                                  "overflows 64-bit byte offsets",
-                                  kAxisNames[axis], strides_[axis], stored_bytes));
-        }
       }
       return;
     case LayoutKind::kAligned:
@@ -127,6 +119,16 @@ void LocalTensor::derive_strides() {
 }
 
 void LocalTensor::check_extent() {
+  // Every stride is reported in bytes too (derived ones included), even on an axis of extent 1
+  // whose span it never reaches, so its byte value must be representable.
+  for (int axis = 0; axis < 4; ++axis) {
+    if (strides_[axis] > std::numeric_limits<int64_t>::max() / stored_element_bytes()) {
+      throw Error(ErrorKind::kOverflow,
+                  fmt::format("{} stride is {} stored elements: at {} bytes "
+                              "each it overflows 64-bit byte offsets",
+                              kAxisNames[axis], strides_[axis], stored_element_bytes()));
+    }
+  }
   // The last stored element of the busiest NPU: every axis at its largest value (strides are
   // non-negative), the channel row being the last one, on NPU (Q + C - 1) mod X.
   const int64_t extents[4] = {stored_shape_[0], channels_per_npu_, stored_shape_[2],
