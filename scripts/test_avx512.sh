@@ -32,7 +32,11 @@ tests=build/release/tests/tessera_tests
 # Debian's generic kernel, unpacked from its package (not installed on this machine).
 kernel=$(ls "$work"/kernel/boot/vmlinuz-* 2>/dev/null | head -n 1 || true)
 if [ -z "$kernel" ]; then
-  image=$(apt-cache depends linux-image-amd64 | awk '/Depends: linux-image-[0-9]/ {print $2; exit}')
+  image=$(apt-cache depends linux-image-amd64 2>/dev/null | awk '/Depends: linux-image-[0-9]/ {print $2; exit}')
+  if [ -z "$image" ]; then  # no package lists yet (a fresh container)
+    if [ "$(id -u)" -eq 0 ]; then apt-get update -qq; else sudo apt-get update -qq; fi
+    image=$(apt-cache depends linux-image-amd64 | awk '/Depends: linux-image-[0-9]/ {print $2; exit}')
+  fi
   (cd "$work" && apt-get download -q "$image" 2>/dev/null) ||
     { echo "error: apt-get download $image failed" >&2; exit 1; }
   dpkg -x "$work/$image"_*.deb "$work/kernel"
