@@ -57,7 +57,7 @@ std::array<int64_t, 4> MatrixLayout::tensor_index(int64_t row, int64_t column) c
 }
 
 int64_t MatrixLayout::local_memory_per_npu() const {
-  return footprint(tensor_).busiest_npu_bytes;
+  return busiest_npu_span_bytes(tensor_);
 }
 
 ElementPlace MatrixLayout::place(int64_t row, int64_t column) const {
@@ -84,7 +84,7 @@ int64_t best_matrix_width(const Device& device, int64_t rows, int64_t columns, E
   for (int64_t width = 1;; width = ceil_divide(columns, ceil_divide(columns, width) - 1)) {
     const LocalTensor tensor =
         matrix_tensor(device, rows, columns, type, address, width, n_stride_rule);
-    const int64_t bytes = footprint(tensor).busiest_npu_bytes;
+    const int64_t bytes = busiest_npu_span_bytes(tensor);
     const bool within_npus = tensor.shape()[1] <= device.npus;
     const bool better = best_width == 0 || bytes < best_bytes ||
                         (bytes == best_bytes && within_npus >= best_within_npus);

@@ -97,6 +97,7 @@ void check_properties(const LocalTensor& t) {
   int64_t busiest = 0;
   for (const NpuFootprint& npu : fp.npus) busiest = std::max(busiest, npu.span_bytes);
   ASSERT_EQ(fp.busiest_npu_bytes, busiest);
+  ASSERT_EQ(busiest_npu_span_bytes(t), busiest);  // the O(1) form the best-W search uses
   ASSERT_EQ(fp.data_bytes, static_cast<int64_t>(bytes.size()));
   ASSERT_EQ(fp.span_bytes, fp.data_bytes + fp.dummy_bytes + fp.gap_bytes);
   ASSERT_EQ(fp.wasted_bytes, fp.dummy_bytes + fp.gap_bytes + fp.unused_bytes);

@@ -6,6 +6,7 @@
 #include <random>
 
 #include "npu/spec_device.h"
+#include "tessera/npu/footprint.h"
 
 namespace tessera::npu {
 namespace {
@@ -102,7 +103,7 @@ TEST(MatrixLayout, BestWidthAgreesWithTryingEveryWidth) {
     bool best_within = false;
     for (int64_t w = 1; w <= columns; ++w) {
       const MatrixLayout layout(device, rows, columns, type, address, w, rule);
-      const int64_t bytes = layout.local_memory_per_npu();
+      const int64_t bytes = footprint(layout.tensor()).busiest_npu_bytes;  // NPU by NPU
       const bool within = layout.channels() <= device.npus;
       if (expected == 0 || bytes < best_bytes || (bytes == best_bytes && within >= best_within)) {
         expected = w;
@@ -114,6 +115,19 @@ TEST(MatrixLayout, BestWidthAgreesWithTryingEveryWidth) {
         << "X=" << device.npus << " align=" << device.alignment_bytes << " " << rows << "x"
         << columns;
   }
+}
+
+// The largest matrix the search takes (M = 2^32) on the most NPUs tessera models (2^16): the
+// search visits O(sqrt(M)) widths, each costing O(1) rather than O(X) (that took 3.5 minutes and
+// timed fuzz_npu_arguments out). Every power-of-two W from 16 (align = 16 f32) to M/X = 65536
+// needs (M/X) * 4 bytes per NPU; W = 65536 is the only one of them with a channel per NPU, so
+// it wins the tie. Any larger W needs W * 4 bytes.
+TEST(MatrixLayout, BestWidthOfTheLargestSearchedMatrixOnTheMostNpus) {
+  const Device device = make_device(kMaxNpus, int64_t{1} << 20, 64);
+  EXPECT_EQ(best_matrix_width(device, 1, int64_t{1} << 32, ElementType::kF32, 0), 65536);
+  EXPECT_EQ(
+      MatrixLayout(device, 1, int64_t{1} << 32, ElementType::kF32, 0, 65536).local_memory_per_npu(),
+      65536 * 4);
 }
 
 // Local memory per NPU is the busiest NPU's own span, not the band from the start offset: a 1 x 64

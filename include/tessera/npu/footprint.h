@@ -51,4 +51,10 @@ struct Footprint {
 // The footprint of `tensor`, computed per NPU from its channels and strides in O(X).
 Footprint footprint(const LocalTensor& tensor);
 
+// footprint(tensor).busiest_npu_bytes in O(1): the span of the NPU holding channel 0, which
+// holds the most channels (ceil(C/X)). For searches over many layouts, where O(X) per candidate
+// made the best-W search of a 2^32-column matrix on 65536 NPUs take minutes.
+// Example (the one above): 168.
+int64_t busiest_npu_span_bytes(const LocalTensor& tensor);
+
 }  // namespace tessera::npu
