@@ -3,8 +3,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <string>
 
 #include "plan_placement.h"
+#include "tessera/checked_arithmetic.h"
 #include "tessera/error.h"
 
 namespace tessera::npu {
@@ -51,6 +53,31 @@ void compare_pair(const PlannedTensor& a, const PlannedTensor& b, PlanCheck& che
   }
 }
 
+// kMaxPlanComparisons, before any work.
+void check_plan_size(const LocalPlan& plan) {
+  const auto tensors = static_cast<int64_t>(plan.tensors.size());
+  const int64_t tensor_pairs = tensors * (tensors - 1) / 2;  // tensors < 2^31: a plan is text
+  int64_t op_pairs = 0;
+  for (const PlanOp& op : plan.ops) {
+    op_pairs += static_cast<int64_t>(op.reads.size()) * static_cast<int64_t>(op.writes.size());
+  }
+  const int64_t banks = plan.device.banks > 1 ? plan.device.banks : 0;
+  const int64_t per_npu =
+      checked_add(tensor_pairs, checked_multiply(op_pairs, banks, "op pairs"), "comparisons");
+  if (per_npu > kMaxPlanComparisons / plan.device.npus) {
+    const std::string ops =
+        banks > 0 && op_pairs > 0
+            ? fmt::format(" and {} op read/write pairs on {} banks", op_pairs, banks)
+            : "";
+    throw Error(ErrorKind::kUnsupported,
+                fmt::format("the plan compares {} tensor pairs{} on each of {} NPUs: {} "
+                            "comparisons; tessera checks plans of at most {} (split the plan)",
+                            tensor_pairs, ops, plan.device.npus,
+                            static_cast<double>(per_npu) * static_cast<double>(plan.device.npus),
+                            kMaxPlanComparisons));
+  }
+}
+
 }  // namespace
 
 std::optional<std::vector<int64_t>> element_at_byte(const LocalTensor& tensor, int64_t npu,
@@ -92,7 +119,9 @@ std::vector<PlanSlice> smallest_slices(const LocalTensor& tensor) {
 }
 
 PlanCheck check_local_plan(const LocalPlan& plan) {
+  check_plan_size(plan);
   PlanCheck check;
+  int64_t byte_runs = 0;
   std::vector<std::string> explanations;
   check.plan = detail::place_auto_tensors(plan, explanations);
   const Device& device = plan.device;
@@ -107,6 +136,13 @@ PlanCheck check_local_plan(const LocalPlan& plan) {
     t.fits = !spec.auto_address && tensor.fits();
     if (t.fits) {
       t.runs = stored_byte_runs(tensor);
+      for (const ByteRuns& runs : t.runs) byte_runs += static_cast<int64_t>(runs.size());
+      if (byte_runs > kMaxPlanByteRuns) {
+        throw Error(ErrorKind::kUnsupported,
+                    fmt::format("the plan's tensors up to '{}' store {} byte runs together; "
+                                "tessera checks plans of at most {} (split the plan)",
+                                spec.name, byte_runs, kMaxPlanByteRuns));
+      }
       for (const ByteRuns& runs : t.runs) t.banks.push_back(banks_of(runs, device.bank_bytes()));
     } else {
       t.slices = smallest_slices(tensor);

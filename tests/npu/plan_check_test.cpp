@@ -85,6 +85,31 @@ TEST(PlanCheck, SmallestSlicesOfTheHeaderExample) {
   EXPECT_EQ(slices[0].bytes_per_npu, 1024);
 }
 
+// A plan of `tensors` one-element f32 tensors, 64 bytes apart, on `npus` NPUs of 1 MiB.
+LocalPlan many_tensors(int tensors, int npus) {
+  std::string text =
+      "{\"device\": \"npus=" + std::to_string(npus) + ",lmem=1048576,align=64\", \"tensors\": [";
+  for (int i = 0; i < tensors; ++i) {
+    text +=
+        (i ? "," : "") + std::string("{\"name\": \"t") + std::to_string(i) +
+        "\", \"shape\": [1, 1, 1, 1], \"dtype\": \"f32\", \"address\": " + std::to_string(64 * i) +
+        "}";
+  }
+  return parse_local_plan_text(text + "]}");
+}
+
+// kMaxPlanComparisons: 362 tensors on 64 NPUs are 65341 pairs x 64 = 4181824 comparisons, under
+// 2^22; 363 are 4204992, over. The 300 tensors on 65536 NPUs took 68 s and 3.7 GB before.
+TEST(PlanCheck, ThePlanSizeIsBoundedBeforeAnyWork) {
+  EXPECT_EQ(check_local_plan(many_tensors(362, 64)).tensors.size(), 362u);
+  expect_error(ErrorKind::kUnsupported,
+               "the plan compares 65703 tensor pairs on each of 64 NPUs: 4204992 comparisons; "
+               "tessera checks plans of at most 4194304 (split the plan)",
+               [] { check_local_plan(many_tensors(363, 64)); });
+  expect_error(ErrorKind::kUnsupported, "44850 tensor pairs on each of 65536 NPUs",
+               [] { check_local_plan(many_tensors(300, 65536)); });
+}
+
 TEST(LocalPlan, ErrorsNameTensorAndField) {
   expect_error(ErrorKind::kInvalid, "tensor 'in', field 'mode'", [] {
     parse_local_plan_text(R"({"device": "bm1684", "tensors": [

@@ -139,6 +139,20 @@ def test_hostile_inputs_are_refused_alike(name, tmp_path):
     assert result.stderr == f"error: {caught.value}\n"
 
 
+def test_plan_too_large_to_check_is_refused_alike(tmp_path):
+    # 300 tensors on 65536 NPUs: every pair on every NPU took 68 s and 3.7 GB before the bound.
+    tensors = [
+        {"name": f"t{i}", "shape": [1, 1, 1, 1], "dtype": "f32", "address": 64 * i} for i in range(300)
+    ]
+    plan = tmp_path / "plan.json"
+    plan.write_text(json.dumps({"device": "npus=65536,lmem=1048576,align=64", "tensors": tensors}))
+    result = cli("npu", "plan", str(plan))
+    with pytest.raises(tessera.Error) as caught:
+        tessera.npu.Plan(str(plan)).check()
+    assert "44850 tensor pairs on each of 65536 NPUs" in str(caught.value)
+    assert result.returncode == 2 and result.stderr == f"error: {caught.value}\n"
+
+
 def test_plan_json_number_too_large_is_refused_alike(tmp_path):
     # nlohmann's out_of_range (not a parse_error) once escaped the plan reader (fuzz_npu_plan).
     plan = tmp_path / "plan.json"

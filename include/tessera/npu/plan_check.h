@@ -13,9 +13,10 @@
 // Tensors that do not fit are left out of these comparisons and get `slices` instead.
 //
 // "auto" addresses are placed first, in plan order: start NPU 0 (channels per NPU, and so the
-// band, only grow with the start NPU), then the lowest offset, a multiple of what the layout requires, whose band
-// meets no other band (so no overlap and no empty-block reuse); where ops are given, an offset
-// whose banks are not those of the tensors on the other side of the op is preferred when one fits.
+// band, only grow with the start NPU), then the lowest offset, a multiple of what the layout
+// requires, whose band meets no other band (so no overlap and no empty-block reuse); where ops are
+// given, an offset whose banks are not those of the tensors on the other side of the op is
+// preferred when one fits.
 //
 // Example (X=4, S=1024, align 128): f32 (1,6,1,8) aligned at 0 stores [0,32) and [128,160) on
 // NPUs 0 and 1, [0,32) on NPUs 2 and 3 (band 160 bytes); f32 (1,1,1,8) at 2048+128 = NPU 2,
@@ -86,6 +87,16 @@ struct PlanCheck {
   std::vector<PlanBankConflict> bank_conflicts;
   std::vector<PlanNpuUsage> npus;
 };
+
+// Bounds on one plan's check, so that its time and memory are bounded by design: a 28 KB plan
+// of 300 one-element tensors on 65536 NPUs took 68 s and 3.7 GB before them. Plans beyond them
+// are refused (Error(kUnsupported)), naming the count; split such a plan.
+// - (tensor pairs + op read/write pairs x banks) x NPUs: every pair of tensors is compared on
+//   every NPU and may report an overlap there, every op pair a conflict per bank. 64 NPUs: 363
+//   tensors without ops;
+// - the byte runs (byte_runs.h) of all tensors together: 16 bytes each.
+inline constexpr int64_t kMaxPlanComparisons = int64_t{1} << 22;
+inline constexpr int64_t kMaxPlanByteRuns = int64_t{1} << 24;
 
 PlanCheck check_local_plan(const LocalPlan& plan);
 
