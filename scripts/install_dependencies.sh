@@ -26,8 +26,20 @@ if ((${#missing[@]})); then
   echo "installing Debian packages: ${missing[*]}"
   sudo_cmd=""
   [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
-  $sudo_cmd apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${missing[@]}" >/dev/null
+  # Another apt-get (a CI run or scripts/main.sh started beside this one on a fresh machine) may
+  # hold apt's locks: wait for it rather than fail. `install` waits by itself with
+  # DPkg::Lock::Timeout; `update` ignores that option for its lists lock, so it is retried.
+  for attempt in $(seq 1 90); do
+    if update_log=$($sudo_cmd apt-get update -qq 2>&1); then break; fi
+    if ! grep -q "Could not get lock" <<<"$update_log" || ((attempt == 90)); then
+      echo "$update_log" >&2
+      exit 1
+    fi
+    echo "apt-get update: another apt-get holds its lock; waiting (${attempt}/90)"
+    sleep 10
+  done
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get -o DPkg::Lock::Timeout=900 install -y -qq \
+    "${missing[@]}" >/dev/null
 fi
 
 python=${PYTHON:-python3}
