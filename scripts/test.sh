@@ -83,9 +83,9 @@ build/release/bench/tessera_bench --benchmark_filter='BM_LinearIndexRandom/0' \
 build/release/bench/tessera_bench --benchmark_filter='BM_(Copy|Relayout)/f32_nchw_to_npu_aligned$' \
   --benchmark_min_time=0.01 >/dev/null
 
-echo "=== AVX-512: the relayout tests on an emulated Skylake-X (Bochs), AVX3 code required ==="
-# No AVX-512 host is at hand and QEMU cannot execute it; this is the only run of that code. The
-# guest runs this machine's x86-64 test binary, so other hosts skip the stage.
+echo "=== AVX-512: the relayout tests with AVX3 code required (natively, or on an emulated Skylake-X) ==="
+# Natively on an AVX-512 host; elsewhere under Bochs (QEMU cannot execute AVX-512). The guest runs
+# this machine's x86-64 test binary, so non-x86 hosts skip the stage.
 if [ "$(uname -m)" = x86_64 ]; then
   bash scripts/test_avx512.sh
 else
