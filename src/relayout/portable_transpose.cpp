@@ -214,6 +214,17 @@ void TransposeListed(const std::byte* const* source_rows, std::byte* const* dest
                  streaming);
 }
 
+// Source rows a transpose reads at a time. Tuned per host with the issue's benchmark (1 thread,
+// ratios to BM_Copy, BENCHMARKS.md):
+// - AMD Zen 3 (AVX2): 128 rows. Bands of 64 or 256 rows and groups of 128 to 2048 lines measured
+//   the same or slower, at f32[16384,16384] too ("where the transpose's time goes").
+// - AMD Zen 5 (AVX-512): 32 rows. f32[4096,4096] 0.52-0.56 -> 0.70-0.74, f32[16384,16384]
+//   0.39-0.58 -> 0.54-0.68; 16 rows 0.46, 48 or 64 rows 0.48-0.67. Fewer rows read at a time run
+//   closer to a sequential read there (one line from each of 64 rows in turn: 15 GB/s, 16 lines
+//   from each: 32, a sequential read: 49), which outweighs the shorter write runs.
+// Keyed to the vector width because that is what tells the two hosts apart; no other was measured.
+constexpr int64_t kBandRows = HWY_MAX_BYTES >= 64 ? 32 : 128;
+
 // Cache lines in address order, one Next() at a time: `lines` contiguous lines per group,
 // `groups` groups `group_bytes` apart per row, rows `row_bytes` apart, from `first`. Counters,
 // not divisions: a division per prefetched line cost more than a tile's shuffles.
@@ -243,16 +254,11 @@ struct LineCursor {
 void StagedTransposeTiles(const std::byte* source, int64_t rows, int64_t source_row_bytes,
                           std::byte* destination, int64_t columns, int64_t destination_row_bytes) {
   constexpr int64_t kTile = 16;
-  constexpr int64_t kMaxBand = 128;  // source rows per band: 512-byte destination runs
-  // Source lines prefetched per group of tiles (32 KiB): 128 rows x 4 lines, 64 rows x 8 lines.
-  // Bands of 64 or 256 rows and groups of 128 to 2048 lines measured the same or slower; at
-  // f32[16384,16384] too (32-256 rows, 128-16384 lines), where a band's strip shares one L1 and
-  // one L2 set and the tile loads cost a copy beyond the prefetches (BENCHMARKS.md, "where the
-  // transpose's time goes").
+  // Source lines prefetched per group of tiles (32 KiB): 128 rows x 4 lines, 32 rows x 16 lines.
   constexpr int64_t kGroupLines = 512;
-  HWY_ALIGN std::byte stage[kTile * kMaxBand * 4];
-  for (int64_t ib = 0; ib < rows; ib += kMaxBand) {
-    const int64_t band = HWY_MIN(kMaxBand, rows - ib);
+  HWY_ALIGN std::byte stage[kTile * kBandRows * 4];
+  for (int64_t ib = 0; ib < rows; ib += kBandRows) {
+    const int64_t band = HWY_MIN(kBandRows, rows - ib);
     const int64_t band_bytes = band * 4;
     const int64_t lines_per_row = HWY_MAX(1, kGroupLines / band);
     const int64_t group_columns = lines_per_row * kTile;
@@ -297,6 +303,10 @@ const char* TransposeTarget() {
   return hwy::TargetName(HWY_TARGET);
 }
 
+int64_t TransposeBandRows() {
+  return kBandRows;
+}
+
 }  // namespace tessera::relayout::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
 
@@ -306,6 +316,7 @@ namespace tessera::relayout {
 HWY_EXPORT(TransposeStrided);
 HWY_EXPORT(TransposeListed);
 HWY_EXPORT(TransposeTarget);
+HWY_EXPORT(TransposeBandRows);
 HWY_EXPORT(StagedTransposeTiles);
 HWY_EXPORT(TransposeBlock);
 
@@ -335,6 +346,10 @@ void transpose_16x16_f32(const std::byte* const* source_rows, std::byte* const* 
 
 const char* transpose_target() {
   return HWY_DYNAMIC_DISPATCH(TransposeTarget)();
+}
+
+int64_t transpose_band_rows() {
+  return HWY_DYNAMIC_DISPATCH(TransposeBandRows)();
 }
 
 }  // namespace tessera::relayout

@@ -101,7 +101,7 @@ void transpose_16x16_f32(const std::byte* source, int64_t source_stride, int64_t
                          std::byte* destination, int64_t destination_stride,
                          int64_t destination_group, bool streaming);
 // staged_transpose_f32 (staged_transpose.h) for rows and columns that are multiples of 16, in
-// bands of up to 128 source rows; Highway code like transpose_16x16_f32.
+// bands of up to transpose_band_rows() source rows; Highway code like transpose_16x16_f32.
 void staged_transpose_tiles(const std::byte* source, int64_t rows, int64_t source_row_bytes,
                             std::byte* destination, int64_t columns, int64_t destination_row_bytes);
 // A block of 16x16 tiles of 4-byte elements (byte offsets): tile (g, r), g < sweep_count,
@@ -124,6 +124,9 @@ struct TileBlock {
 void transpose_16x16_block(const TileBlock& block);
 // Highway's name of the target transpose_16x16_f32 runs with here ("AVX2", "AVX3", "NEON", ...).
 const char* transpose_target();
+// How many source rows a transpose reads at a time (a multiple of 16) on the target it runs
+// with: 128 on AVX2 hosts, 32 on AVX-512 ones (measurements in portable_transpose.cpp).
+int64_t transpose_band_rows();
 
 // pack_bits_32_rows takes rows of a multiple of this many bytes (one 128-bit vector; wider
 // targets do the rest of a row with 128-bit vectors) and refuses others. interleave_rows and

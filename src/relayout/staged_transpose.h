@@ -12,11 +12,12 @@ namespace tessera::relayout {
 //
 // Why staged: a 16x16 register transpose writes one 64-byte line to each of 16 destination rows
 // per tile. Written alone (no reads), 64 MiB of such scattered non-temporal lines took 1.8x the
-// time of a 64 MiB copy here, runs of 256 bytes or more per row 0.4-0.9x. So bands of up to 128
-// source rows are transposed tile by tile into a small L1 buffer (16 destination rows x band), and
-// each destination row's band (512 bytes) then goes out as one run. The source lines of the next
-// group of tiles are prefetched row by row, the order the hardware prefetcher does not produce for
-// 128 rows.
+// time of a 64 MiB copy on AMD Zen 3, runs of 256 bytes or more per row 0.4-0.9x (Zen 5: 3.5x,
+// 128-byte runs 1.65x, 256 bytes 1.0x). So a band of source rows (128 on AVX2 hosts, 32 on
+// AVX-512 ones: portable_transpose.cpp has the measurements) is transposed tile by tile into a
+// small L1 buffer (16 destination rows x band), and each destination row's band (512 or 128
+// bytes) then goes out as one run. The source lines of the next group of tiles are prefetched
+// row by row, the order the hardware prefetcher does not produce for many rows.
 //
 // Example: rows = 3, columns = 2, source rows {1 2} {3 4} {5 6}
 //          -> destination rows {1 3 5} {2 4 6}.
