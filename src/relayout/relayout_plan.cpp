@@ -84,10 +84,19 @@ void split_into_tasks(const StridedBox& box, const CopyKernel& kernel, bool fill
   // 64-row pieces 0.46-0.57 of a copy, 128-row 0.51-0.63.
   const bool staged = !fill && kernel.kind == KernelKind::kTranspose && !kernel.grouped &&
                       kernel.streaming && axis == 0u;
+  // A grouped transpose split along its band of 16-row tiles (axis 6: T(8,128) into NumPy's
+  // Fortran order) writes each destination row 64 bytes per step of the band: pieces of at least
+  // 16 steps, runs of 1 KiB. Measured (from_physical into Fortran order over into C order, EPYC
+  // Zen 5, 1 thread): f32[8192,8192] 3.46x (1 MiB pieces: 2 steps) -> 2.53x (4 steps), 2.34x
+  // (8), 2.40x (16); f32[16384,16384] 4.31x -> 2.76x (8), 2.35x (16).
+  const bool banded =
+      !fill && kernel.kind == KernelKind::kTranspose && kernel.grouped && axis == 6u;
   const int64_t unit = staged ? 16 : 1;
   const int64_t units = (count + unit - 1) / unit;
-  const int64_t pieces = std::clamp<int64_t>(bytes / kTaskBytes, 1,
-                                             staged ? std::max<int64_t>(1, count / 128) : count);
+  const int64_t most = staged   ? std::max<int64_t>(1, count / 128)
+                       : banded ? std::max<int64_t>(1, count / 16)
+                                : count;
+  const int64_t pieces = std::clamp<int64_t>(bytes / kTaskBytes, 1, most);
   for (int64_t p = 0; p < pieces; ++p) {
     Task t{box, kernel, fill};
     if (pieces > 1) {

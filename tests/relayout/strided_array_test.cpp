@@ -176,13 +176,16 @@ TEST(StridedArray, FortranOrderToTilesTransposes) {
   EXPECT_TRUE(back.describe().starts_with("transpose 7 axes [8x16x2x1x")) << back.describe();
 }
 
-// Fortran order into tiles whose rows hold 8, 3 and 16 strips of 16 columns: the transposes go
-// through them in chunks of transpose_band_rows() source rows (2 strips on AVX-512 hosts, 8 on
-// AVX2 ones), so whole chunks, a last partial chunk and several chunks per tile row all occur.
-TEST(StridedArray, FortranOrderToTilesMatchesTheRowMajorConversion) {
+// Fortran order into tiles whose rows hold 8, 3 and 16 strips of 16 columns and back: the
+// transposes go through them in chunks of transpose_band_rows() source rows (2 strips on
+// AVX-512 hosts, 8 on AVX2 ones), so whole chunks, a last partial chunk and several chunks per
+// tile row all occur; f32[1024,1024] (4 MiB) is split into pieces of 16 bands of 16 rows on the
+// way back.
+TEST(StridedArray, FortranOrderToAndFromTilesMatchesTheRowMajorConversion) {
   std::mt19937_64 rng(7);
-  for (const char* text : {"f32[64,512]{1,0:T(8,128)}", "f32[48,480]{1,0:T(8,48)}",
-                           "f32[32,768]{1,0:T(8,256)}", "f32[40,300]{1,0:T(8,128)}"}) {
+  for (const char* text :
+       {"f32[64,512]{1,0:T(8,128)}", "f32[48,480]{1,0:T(8,48)}", "f32[32,768]{1,0:T(8,256)}",
+        "f32[40,300]{1,0:T(8,128)}", "f32[1024,1024]{1,0:T(8,128)}"}) {
     const xla::Shape shape = xla::parse_shape(text);
     const xla::TiledLayout tiled(shape);
     xla::Shape row_major_shape = shape;
@@ -197,16 +200,20 @@ TEST(StridedArray, FortranOrderToTilesMatchesTheRowMajorConversion) {
         std::memcpy(fortran.data() + (j * rows + i) * 4, values.data() + (i * columns + j) * 4, 4);
       }
     }
+    const StridedArray fortran_array{{rows, columns}, 32, {4, rows * 4}};
     for (int threads : {1, 2}) {
       RelayoutOptions options;
       options.threads = threads;
       Bytes expected(static_cast<std::size_t>(tiled.index_map().size_bytes()));
       plan(row_major.index_map(), tiled.index_map(), options).execute(values, expected);
       Bytes got(expected.size(), std::byte{0x77});
-      const RelayoutPlan p =
-          plan(StridedArray{{rows, columns}, 32, {4, rows * 4}}, tiled.index_map(), options);
-      p.execute(fortran, got);
-      EXPECT_EQ(got, expected) << text << " threads " << threads << ": " << p.describe();
+      const RelayoutPlan to = plan(fortran_array, tiled.index_map(), options);
+      to.execute(fortran, got);
+      EXPECT_EQ(got, expected) << text << " threads " << threads << ": " << to.describe();
+      Bytes back(fortran.size(), std::byte{0x77});
+      const RelayoutPlan from = plan(tiled.index_map(), fortran_array, options);
+      from.execute(expected, back);
+      EXPECT_EQ(back, fortran) << text << " threads " << threads << ": " << from.describe();
     }
   }
 }
