@@ -33,15 +33,20 @@ bool GatherRowOf(const T* from, int64_t stride, int64_t count, T* to, bool strea
   const bool stream =
       streaming && reinterpret_cast<uintptr_t>(to) % (hn::Lanes(d) * sizeof(T)) == 0;
   int64_t i = 0;
+  // The hardware prefetcher follows these rows too late on some hosts, so the lines 1 KiB further
+  // on are asked for here (addresses, not pointers: they may lie outside the row; a prefetch never
+  // faults). f32[16384,16384] to T(8,128), 1 thread, AMD Zen 5 (AVX3), A/B of the builds in turn,
+  // time over the C-order conversion's (BENCHMARKS.md, "reversed columns prefetched"):
+  // - x[:, ::-1]: 1.90-1.96x -> 1.48-1.69x (512 B-2 KiB ahead alike, 4 KiB worse);
+  // - w[:, ::2]: 4.04x -> 1.97x (f32[8192,8192]: 3.86x -> 1.95x, 2 KiB alike, 4 KiB 2.00x). It
+  //   reads twice the bytes, so about 2x is a read as fast as the C-order one.
+  constexpr uintptr_t ahead = 1024;
+  const auto prefetch = [](const T* at, uintptr_t offset) {
+    hwy::Prefetch(reinterpret_cast<const void*>(reinterpret_cast<uintptr_t>(at) + offset));
+  };
   if (stride == -1) {
-    // A row read backwards: the hardware prefetcher follows it too late on some hosts, so the line
-    // 1 KiB further down is asked for here. f32[16384,16384] x[:, ::-1] to T(8,128), 1 thread, AMD
-    // Zen 5 (AVX3), A/B of the two builds in turn: 1.90-1.96x -> 1.48-1.69x the C-order time
-    // (512 B-2 KiB ahead measured alike, 4 KiB worse; BENCHMARKS.md, "reversed columns
-    // prefetched"). An address, not a pointer: it may lie before the row (a prefetch never faults).
-    const uintptr_t ahead = 1024;
     for (; i + lanes <= count; i += lanes) {
-      hwy::Prefetch(reinterpret_cast<const void*>(reinterpret_cast<uintptr_t>(from - i) - ahead));
+      prefetch(from - i, -ahead);
       StoreLanes(d, hn::Reverse(d, hn::LoadU(d, from - i - (lanes - 1))), to + i, stream);
     }
   } else if (stride == 2) {  // every other element: two loads and a shuffle, not a gather
@@ -51,6 +56,8 @@ bool GatherRowOf(const T* from, int64_t stride, int64_t count, T* to, bool strea
 #if HWY_TARGET == HWY_SCALAR  // one lane, and no ConcatEven
       StoreLanes(d, hn::Set(d, from[2 * i]), to + i, stream);
 #else
+      prefetch(from + 2 * i, ahead);  // the two vectors' lines (64 bytes or less each)
+      prefetch(from + 2 * i + lanes, ahead);
       const auto low = hn::LoadU(d, from + 2 * i);
       const auto high = hn::LoadU(d, from + 2 * i + lanes);
       StoreLanes(d, hn::ConcatEven(d, high, low), to + i, stream);
