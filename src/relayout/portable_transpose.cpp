@@ -218,10 +218,11 @@ void TransposeListed(const std::byte* const* source_rows, std::byte* const* dest
 // ratios to BM_Copy, BENCHMARKS.md):
 // - AMD Zen 3 (AVX2): 128 rows. Bands of 64 or 256 rows and groups of 128 to 2048 lines measured
 //   the same or slower, at f32[16384,16384] too ("where the transpose's time goes").
-// - AMD Zen 5 (AVX-512): 32 rows. f32[4096,4096] 0.52-0.56 -> 0.70-0.74, f32[16384,16384]
-//   0.39-0.58 -> 0.54-0.68; 16 rows 0.46, 48 or 64 rows 0.48-0.67. Fewer rows read at a time run
-//   closer to a sequential read there (one line from each of 64 rows in turn: 15 GB/s, 16 lines
-//   from each: 32, a sequential read: 49), which outweighs the shorter write runs.
+// - AMD Zen 5 (AVX-512): 32 rows. f32[4096,4096]: 0.50-0.62 -> 0.74-0.76 in a paired A/B of the
+//   two builds (3 rounds); 16 rows 0.46, 48 or 64 rows 0.56-0.67. f32[16384,16384]: the same
+//   with either band in each round (0.29-0.51), both drifting with the host's state. Fewer rows
+//   read at a time run closer to a sequential read there (one line from each of 64 rows in turn:
+//   15 GB/s, 16 lines from each: 32, a sequential read: 49), which outweighs the shorter writes.
 // Keyed to the vector width because that is what tells the two hosts apart; no other was measured.
 constexpr int64_t kBandRows = HWY_MAX_BYTES >= 64 ? 32 : 128;
 
