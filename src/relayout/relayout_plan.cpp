@@ -80,8 +80,9 @@ void split_into_tasks(const StridedBox& box, const CopyKernel& kernel, bool fill
   }
   const int64_t count = axis ? box.axes[*axis].count : 1;
   // A staged transpose (staged_transpose.h) splits its source rows: pieces of whole 16-row tiles,
-  // at least 128 rows (one band) where there are enough. Measured on f32[4096,4096], 1 thread:
-  // 64-row pieces 0.46-0.57 of a copy, 128-row 0.51-0.63.
+  // at least 128 rows (one band on AVX2 hosts, four on AVX-512 ones) where there are enough.
+  // Measured on f32[4096,4096], 1 thread, AMD Zen 3: 64-row pieces 0.46-0.57 of a copy, 128-row
+  // 0.51-0.63.
   const bool staged = !fill && kernel.kind == KernelKind::kTranspose && !kernel.grouped &&
                       kernel.streaming && axis == 0u;
   // A grouped transpose split along its band of 16-row tiles (axis 6: T(8,128) into NumPy's
