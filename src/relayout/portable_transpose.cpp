@@ -317,6 +317,10 @@ int64_t TransposeBandRows() {
   return kBandRows;
 }
 
+int64_t TransposePrefetchGroupLines() {
+  return kPrefetchGroupLines;
+}
+
 }  // namespace tessera::relayout::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
 
@@ -327,6 +331,7 @@ HWY_EXPORT(TransposeStrided);
 HWY_EXPORT(TransposeListed);
 HWY_EXPORT(TransposeTarget);
 HWY_EXPORT(TransposeBandRows);
+HWY_EXPORT(TransposePrefetchGroupLines);
 HWY_EXPORT(StagedTransposeTiles);
 HWY_EXPORT(TransposeBlock);
 
@@ -360,6 +365,10 @@ const char* transpose_target() {
 
 int64_t transpose_band_rows() {
   return HWY_DYNAMIC_DISPATCH(TransposeBandRows)();
+}
+
+int64_t transpose_prefetch_group_lines() {
+  return HWY_DYNAMIC_DISPATCH(TransposePrefetchGroupLines)();
 }
 
 }  // namespace tessera::relayout

@@ -127,6 +127,9 @@ const char* transpose_target();
 // How many source rows a transpose reads at a time (a multiple of 16) on the target it runs
 // with: 128 on AVX2 hosts, 32 on AVX-512 ones (measurements in portable_transpose.cpp).
 int64_t transpose_band_rows();
+// Source lines a transpose prefetches per group, a group ahead and row by row (512 on AVX2 hosts,
+// 1024 on AVX-512 ones: 2 KiB from each of 32 rows; measurements in portable_transpose.cpp).
+int64_t transpose_prefetch_group_lines();
 
 // pack_bits_32_rows takes rows of a multiple of this many bytes (one 128-bit vector; wider
 // targets do the rest of a row with 128-bit vectors) and refuses others. interleave_rows and
