@@ -104,7 +104,7 @@ HWY_INLINE void InterleaveStore(D d, hn::Vec<D> r0, hn::Vec<D> r1, hn::Vec<D> r2
 // prefetch per line. The packings read a group's kRows rows side by side and then start kRows new
 // streams, which the hardware prefetcher picks up late: the shorter the rows, the more it costs.
 // Prefetching the next group while this one is interleaved, AMD Zen 5 (AVX3), 1 thread, ratio to
-// a streaming copy of the same bytes, medians of 7 (BENCHMARKS.md, "the next group prefetched"):
+// a streaming copy of the same bytes, medians of 7 (BENCHMARKS.md, "new row streams prefetched"):
 // bf16[4096,8192] to T(8,128)(2,1) 0.87 -> 1.00-1.11, bf16[16384,2048] 0.70 -> 0.88-1.05,
 // s8[8192,8192] to T(32,128)(4,1) 0.79 -> 0.94-1.03; the 1 GiB cases (64 KiB and 32 KiB rows)
 // unchanged. Addresses, not pointers: the next group may lie past the buffer, and a prefetch
