@@ -8,8 +8,8 @@
 #include <algorithm>
 #include <cstring>
 #include <numeric>
-#include <span>
 #include <random>
+#include <span>
 #include <string>
 #include <vector>
 
