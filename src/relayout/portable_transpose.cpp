@@ -262,12 +262,11 @@ struct LineCursor {
 void StagedTransposeTiles(const std::byte* source, int64_t rows, int64_t source_row_bytes,
                           std::byte* destination, int64_t columns, int64_t destination_row_bytes) {
   constexpr int64_t kTile = 16;
-  constexpr int64_t kGroupLines = kPrefetchGroupLines;
   HWY_ALIGN std::byte stage[kTile * kBandRows * 4];
   for (int64_t ib = 0; ib < rows; ib += kBandRows) {
     const int64_t band = HWY_MIN(kBandRows, rows - ib);
     const int64_t band_bytes = band * 4;
-    const int64_t lines_per_row = HWY_MAX(1, kGroupLines / band);
+    const int64_t lines_per_row = HWY_MAX(1, kPrefetchGroupLines / band);
     const int64_t group_columns = lines_per_row * kTile;
     const std::byte* from = source + ib * source_row_bytes;
     for (int64_t g0 = 0; g0 < columns; g0 += group_columns) {

@@ -146,13 +146,17 @@ void grouped_transpose_box(const StridedBox& box, bool streaming, const std::byt
     // which is the next 16 destination columns. Axis 5 goes innermost, in chunks of
     // transpose_band_rows() source rows: each step of axis 4 then fills the chunk's part of the
     // destination's tile rows (T(8,128), 32 rows: 128-byte runs; 128 rows: two whole 4 KiB
-    // tiles) instead of one 64-byte line per tile row 512 KiB apart. Each step prefetches a line
-    // in every row of the chunk, 128 lines ahead (1 step for 128 rows, 4 for 32). Measured,
-    // Fortran order -> T(8,128), time over the C-order conversion's:
-    // - f32[8192,8192], EPYC Zen 3, 2 threads, 128 rows: 1.79-1.83x -> 1.65-1.66x (1 thread 2.2x);
-    // - EPYC Zen 5, 1 thread, f32[8192,8192] and f32[16384,16384]: the whole axis (128 rows), one
-    //   step ahead, 2.3-2.5x; 32 rows 1.9-2.2x; 32 rows 2 to 4 steps ahead 1.5-1.55x (8 steps
-    //   1.8x; 16 or 64 rows 4 steps ahead 2.0x; 128 rows 4 steps ahead 2.2-2.7x).
+    // tiles) instead of one 64-byte line per tile row 512 KiB apart. Prefetches:
+    // - 128-row chunks (AVX2): each step asks for the next step's line in every row. f32[8192,8192]
+    //   Fortran order -> T(8,128), EPYC Zen 3, 2 threads, time over the C-order conversion's:
+    //   1.79-1.83x -> 1.65-1.66x (1 thread 2.2x).
+    // - 32-row chunks (AVX-512): the next group of steps, whole row pieces in address order
+    //   (transpose_prefetch_group_lines(): 2 KiB of each row, one row per step), as
+    //   staged_transpose_tiles does. EPYC Zen 5, 1 thread: 128-row chunks 2.3-2.5x; 32 rows with
+    //   a line per row 4 steps ahead 1.5-1.55x (1 step 1.9-2.2x, 8 steps 1.8x); then the group
+    //   prefetch, ratio to a streaming copy, f32[8192,8192]: 0.66-0.70 -> 0.84-0.90 (C order
+    //   0.95-0.97); f32[16384,16384]: 32-33 -> 41-42 GB/s (C order 47). 4 KiB of each row: no
+    //   gain.
     const bool across = box.axes.size() >= 6 && a.count == 16 &&
                         source_group == 8 * a.source_stride && box.axes[4].source_stride == 16 &&
                         box.axes[5].source_stride == 16 * a.source_stride &&
@@ -161,18 +165,11 @@ void grouped_transpose_box(const StridedBox& box, bool streaming, const std::byt
       const StridedAxis& step = box.axes[4];
       const StridedAxis& along = box.axes[5];
       const int64_t chunk = std::max<int64_t>(1, transpose_band_rows() / 16);  // steps of axis 5
-      const int64_t ahead = std::max<int64_t>(1, 8 / chunk);  // steps of axis 4: 128 lines
-      // With 32-row chunks (AVX-512), the next group of steps is prefetched instead, whole row
-      // pieces in address order (2 KiB of each row, one row per step), as staged_transpose_tiles
-      // does: f32[8192,8192] Fortran order -> T(8,128), EPYC Zen 5, 1 thread, ratio to a
-      // streaming copy: 0.66-0.70 -> 0.84-0.90 (C order: 0.95-0.97); f32[16384,16384] 32-33 ->
-      // 41-42 GB/s (C order 47). 4 KiB of each row: no gain. 128-row chunks keep the sliding
-      // line per row measured on Zen 3 above.
       const int64_t chunk_rows = chunk * 16;
-      const int64_t group_steps =
+      const int64_t group_steps =  // 0: a line per row one step ahead
           chunk_rows <= 32 ? transpose_prefetch_group_lines() / chunk_rows : 0;
       const int64_t rows_per_step =
-          std::max<int64_t>(1, chunk_rows / std::max<int64_t>(1, group_steps));
+          group_steps > 0 ? std::max<int64_t>(1, chunk_rows / group_steps) : 0;
       for_each_outer(box, 6, [&](int64_t s, int64_t d) {
         for (int64_t c = 0; c < along.count; c += chunk) {
           StridedAxis rows = along;
@@ -182,7 +179,7 @@ void grouped_transpose_box(const StridedBox& box, bool streaming, const std::byt
             TileBlock block = tile_block(
                 box, source_group, destination_group, rows, streaming, source + from * 4,
                 destination + (d + c * along.destination_stride + g * step.destination_stride) * 4);
-            int64_t next = from + ahead * step.source_stride;
+            int64_t next = from + step.source_stride;
             if (group_steps > 0) {
               // Step k of a group asks for the next group's lines (one per step) in its rows
               // k * rows_per_step on; after the rows' last group, the next chunk's first group.
