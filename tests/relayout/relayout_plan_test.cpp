@@ -304,6 +304,8 @@ TEST(RelayoutPlan, LargeCasesUseFastKernelsAndMatchTheReference) {
       // Grouped 8x8 tiles with the prefetch of the next tile column, and with padded tiles.
       {"f32[1024,1024]{1,0:T(8,128)}", "f32[1024,1024]{0,1:T(8,128)}"},
       {"f32[1032,1040]{1,0:T(8,128)}", "f32[1032,1040]{0,1:T(8,128)}"},
+      // A block of 3 rows of 16-row tiles: a last share of rows shorter than the others.
+      {"f32[1072,1024]{1,0:T(8,128)}", "f32[1072,1024]{0,1:T(8,128)}"},
   };
   std::mt19937_64 rng(7);
   for (const auto& pair : pairs) {
