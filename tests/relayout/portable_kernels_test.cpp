@@ -125,9 +125,10 @@ TEST(StreamingKernels, DescribeNamesTheSimdTarget) {
   const auto plan_for = [](const char* from, const char* to) {
     const LayoutOperand source = parse_layout_operand(from);
     const LayoutOperand destination = parse_layout_operand(to);
-    return plan(*source.map, *destination.map, {.threads = 1}).describe();
+    return plan(*source.map, *destination.map, {.threads = 1, .streaming_bytes = 4 << 20})
+        .describe();
   };
-  // Whole 512-byte lines of a 4 MiB output (streamed): the Highway streaming copy.
+  // Whole 512-byte lines of a 4 MiB output, streamed: the Highway streaming copy.
   const std::string runs = plan_for("f32[1024,1024]{1,0}", "f32[1024,1024]{1,0:T(8,128)}");
   EXPECT_NE(runs.find(std::string("simd ") + stream_target() + " (Highway)"), std::string::npos)
       << runs;

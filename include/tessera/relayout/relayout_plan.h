@@ -40,6 +40,12 @@ struct RelayoutOptions {
   // to 8 bits, s4 E(4) to 8 bits): sign-extend (signed types) instead of zero-extend. Narrowing
   // always keeps the low bits, as XLA's packing does.
   bool sign_extend = false;
+  // Non-temporal ("streaming") stores bypass the caches: right for an output larger than the
+  // last-level cache, wrong for one that would stay in it. -1 (the default) decides by size:
+  // contiguous runs stream when the bytes they write exceed three quarters of this core's
+  // last-level cache, the other kernels from 4 MiB of destination. A value >= 0 streams wherever
+  // the kernel can when the destination holds at least that many bytes (0: always).
+  int64_t streaming_bytes = -1;
 };
 
 class RelayoutPlan {
