@@ -1,6 +1,7 @@
 #include "relayout/cache_size.h"
 
 #include <cctype>
+#include <exception>
 #include <fstream>
 #include <string>
 

@@ -46,11 +46,12 @@ bool take_group(StridedBox& box, int64_t run, int64_t group, bool destination_si
 //   f32[16000,4000] 0.99-1.03 -> 0.94-0.97 (128-byte gaps: two lines, which the prefetcher
 //   skips on its own, so they are left alone).
 // Prefetch instructions over the gap instead of loads changed nothing. Gaps longer than 1 KiB, or
-// more than an eighth of a row, are not read: they would add traffic for no measured gain.
-void read_short_gap(const std::byte* end_of_last, const std::byte* next, int64_t row_bytes) {
+// more than an eighth of the bytes a row's runs span, are not read: they would add traffic for no
+// measured gain.
+void read_short_gap(const std::byte* end_of_last, const std::byte* next, int64_t row_span) {
   constexpr int64_t kLine = 64;
   const int64_t gap = next - end_of_last;
-  if (gap <= 2 * kLine || gap > 1024 || gap * 8 > row_bytes) return;
+  if (gap <= 2 * kLine || gap > 1024 || gap * 8 > row_span) return;
   const auto misaligned = static_cast<int64_t>(reinterpret_cast<uintptr_t>(end_of_last) % kLine);
   std::byte seen{0};
   for (int64_t at = misaligned == 0 ? 0 : kLine - misaligned; at < gap; at += kLine) {
@@ -237,16 +238,16 @@ void copy_box(const StridedBox& box, const CopyKernel& k, const std::byte* sourc
       const auto run = static_cast<std::size_t>(box.axes[0].count * bytes);
       if (k.streaming) {  // many runs per call: a 512-byte run is too short to pay a call each
         const StridedAxis next = box.axes.size() > 1 ? box.axes[1] : StridedAxis{1, 0, 0};
-        const int64_t span = (next.count - 1) * next.source_stride * bytes + run;
+        const int64_t row_span = (next.count - 1) * next.source_stride * bytes + run;
         const std::byte* end_of_last = nullptr;
         for_each_outer(box, 2, [&](int64_t s, int64_t d) {
           const std::byte* from = source + s * bytes;
           if (next.source_stride >= 0 && end_of_last != nullptr) {
-            read_short_gap(end_of_last, from, span);
+            read_short_gap(end_of_last, from, row_span);
           }
           stream_runs(destination + d * bytes, next.destination_stride * bytes, from,
                       next.source_stride * bytes, run, next.count);
-          end_of_last = from + span;
+          end_of_last = from + row_span;
         });
         store_fence();
         return;

@@ -25,17 +25,29 @@ namespace {
 // caches (BENCHMARKING.md: a streaming-store copy is the ceiling here).
 constexpr int64_t kStreamingBytes = int64_t{4} << 20;
 
-// Contiguous runs stream only when what they write would not stay in the last-level cache: more
-// than three quarters of it, the threshold glibc's memcpy uses (glibc commit d3c5702, 2020). The
-// BM1684 image case (12.8 MB written into a 32 MiB image), EPYC Zen 5 (32 MiB L3), ratio to the
-// copy: streamed 0.90 (1 thread) and 0.93 (2 threads); plain stores 1.13 and 1.91. Transposes keep
-// the 4 MiB rule: plain stores measured slower there even within the cache (BENCHMARKS.md,
-// f32[2048,2048] on Zen 3).
-bool runs_stream(int64_t written_bytes, const RelayoutOptions& options) {
-  if (options.streaming_bytes >= 0) return true;  // the destination size alone decides
+// Which kernels write with non-temporal stores. Contiguous runs stream only when what they write
+// would not stay in the last-level cache: more than three quarters of it, the threshold glibc's
+// memcpy uses (glibc commit d3c5702, 2020). The BM1684 image case (12.8 MB written into a 32 MiB
+// image), EPYC Zen 5 (32 MiB L3), ratio to the copy: streamed 0.90 (1 thread) and 0.93 (2
+// threads); plain stores 1.13 and 1.91. The other kernels keep the 4 MiB rule: plain stores
+// measured slower for transposes even within the cache (BENCHMARKS.md, f32[2048,2048] on Zen 3).
+// RelayoutOptions::streaming_bytes >= 0 replaces both rules with its destination size.
+struct Streaming {
+  bool kernels = false;
+  bool runs = false;
+};
+
+Streaming choose_streaming(int64_t destination_bytes, int64_t written_bytes,
+                           const RelayoutOptions& options) {
+  if (options.streaming_bytes >= 0) {
+    const bool all = destination_bytes >= options.streaming_bytes;
+    return {all, all};
+  }
+  const bool kernels = destination_bytes >= kStreamingBytes;
   const int64_t cache = last_level_cache_bytes();
-  return cache <= 0 || written_bytes > cache / 4 * 3;
+  return {kernels, kernels && (cache <= 0 || written_bytes > cache / 4 * 3)};
 }
+
 // Work is handed to threads in pieces of about this many destination bytes.
 constexpr int64_t kTaskBytes = int64_t{1} << 20;
 
@@ -352,15 +364,12 @@ RelayoutPlan build_plan(const IndexMap& source, const DigitForm* source_form,
   }
   p->general = !boxes.has_value();
   if (boxes) {
-    const int64_t threshold =
-        options.streaming_bytes >= 0 ? options.streaming_bytes : kStreamingBytes;
-    const bool streaming = destination.size_bytes() >= threshold;
     int64_t written = 0;
     for (const StridedBox& box : *boxes) written += box.elements() * db / 8;
-    const bool runs_streaming = streaming && runs_stream(written, options);
+    const Streaming streaming = choose_streaming(destination.size_bytes(), written, options);
     for (StridedBox& box : *boxes) {
-      CopyKernel kernel = choose_copy_kernel(box, sb, db, options.sign_extend, streaming);
-      if (kernel.kind == KernelKind::kRuns) kernel.streaming = kernel.streaming && runs_streaming;
+      CopyKernel kernel = choose_copy_kernel(box, sb, db, options.sign_extend, streaming.kernels);
+      if (kernel.kind == KernelKind::kRuns) kernel.streaming = kernel.streaming && streaming.runs;
       split_into_tasks(box, kernel, false, db, p->tasks);
     }
   }
