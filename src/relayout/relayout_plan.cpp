@@ -112,15 +112,19 @@ void split_into_tasks(const StridedBox& box, const CopyKernel& kernel, bool fill
                       kernel.streaming && axis == 0u;
   // A grouped transpose split along its band of 16-row tiles (axis 6: T(8,128) into NumPy's
   // Fortran order) writes each destination row 64 bytes per step of the band: pieces of at least
-  // 16 steps, runs of 1 KiB. Measured (from_physical into Fortran order over into C order, EPYC
-  // Zen 5, 1 thread): f32[8192,8192] 3.46x (1 MiB pieces: 2 steps) -> 2.53x (4 steps), 2.34x
-  // (8), 2.40x (16); f32[16384,16384] 4.31x -> 2.76x (8), 2.35x (16).
+  // 64 steps, runs of 4 KiB. Where a piece starts and ends, a row's line is written in two
+  // parts unless the destination is line-aligned (NumPy's start 16 bytes in). Measured (EPYC
+  // Zen 5, 1 thread): staged writes, from_physical into Fortran order over into C order,
+  // f32[8192,8192] 3.46x (1 MiB pieces: 2 steps) -> 2.53x (4 steps), 2.34x (8), 2.40x (16);
+  // f32[16384,16384] 4.31x -> 2.76x (8), 2.35x (16). Realigned writes (transpose_box.cpp), same
+  // process, f32[8192,8192] 16 bytes into a line: 36.6 GB/s (16 steps), 38.2 (32), 41.4 (64),
+  // 41.2 (128), 40.9 (one piece); line-aligned: 41-45 whatever the pieces.
   const bool banded =
       !fill && kernel.kind == KernelKind::kTranspose && kernel.grouped && axis == 6u;
   const int64_t unit = staged ? 16 : 1;
   const int64_t units = (count + unit - 1) / unit;
   const int64_t most = staged   ? std::max<int64_t>(1, count / 128)
-                       : banded ? std::max<int64_t>(1, count / 16)
+                       : banded ? std::max<int64_t>(1, count / 64)
                                 : count;
   const int64_t pieces = std::clamp<int64_t>(bytes / kTaskBytes, 1, most);
   for (int64_t p = 0; p < pieces; ++p) {

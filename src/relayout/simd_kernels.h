@@ -120,6 +120,12 @@ struct TileBlock {
   uintptr_t next;  // an address, not a pointer: the last block's "next" lies past the buffer
   int64_t prefetch_lines, prefetch_row, prefetch_group, groups, tile_lines;
   bool streaming;
+  // Destination rows that start the same whole number of elements into a line, bands of 16
+  // elements along them (band_destination = 64 bytes): written in aligned lines (RealignedBand,
+  // portable_transpose.cpp), the line shared with the band before written by this block when
+  // `after_band` (that band, just before in the source, wrote the rest) and the one shared with
+  // the band after left to it when `before_band`.
+  bool realigned, after_band, before_band;
 };
 void transpose_16x16_block(const TileBlock& block);
 // Highway's name of the target transpose_16x16_f32 runs with here ("AVX2", "AVX3", "NEON", ...).

@@ -2,6 +2,7 @@
 // (portable_transpose.cpp).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 namespace tessera::relayout {
@@ -31,6 +32,13 @@ struct ListedRows {
     for (int k = 0; k < 16; ++k) bits |= reinterpret_cast<uintptr_t>(rows[k]);
     return (bits & (alignment - 1)) == 0;
   }
+};
+
+// Row k at base + offsets[k] (bytes; a source side, read only).
+struct OffsetRows {
+  const std::byte* base;
+  const int64_t* offsets;
+  const std::byte* operator()(int k) const { return base + offsets[k]; }
 };
 
 }  // namespace tessera::relayout

@@ -1,0 +1,92 @@
+// T(8,128) tiles into Fortran-order destinations that start inside a cache line, as NumPy's large
+// arrays do (16 bytes in): the streamed transposes then write whole aligned lines, each band
+// joining the one before (RealignedBand, portable_transpose.cpp), or go through a stage when the
+// columns do not all start the same distance into a line. Every Highway target, every whole
+// offset in a line and some that are not whole elements, 1 and 2 threads, and shapes whose
+// pieces (64 bands of 16 rows) split the rows, against the row-major conversion; the bytes
+// around the destination must be left alone.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstring>
+#include <random>
+#include <span>
+#include <vector>
+
+#include "relayout/highway_targets.h"
+#include "support/random_bytes.h"
+#include "tessera/relayout/relayout_plan.h"
+#include "tessera/relayout/strided_array.h"
+#include "tessera/xla/notation.h"
+#include "tessera/xla/tiled_layout.h"
+
+namespace tessera::relayout {
+namespace {
+
+using Bytes = std::vector<std::byte>;
+constexpr std::byte kCanary{0x77};
+
+// Tiles -> Fortran order into `offset` bytes past a line boundary, against the row-major values.
+void check(const char* tiled_text, int threads, std::size_t offset) {
+  const xla::Shape shape = xla::parse_shape(tiled_text);
+  const xla::TiledLayout tiled(shape);
+  const int64_t rows = shape.dimensions[0];
+  const int64_t columns = shape.dimensions[1];
+  std::mt19937_64 rng(static_cast<uint64_t>(rows * 7919 + columns));
+  const Bytes values = testing::random_bytes(rows * columns * 4, rng);
+  Bytes fortran(values.size());
+  for (int64_t i = 0; i < rows; ++i) {
+    for (int64_t j = 0; j < columns; ++j) {
+      std::memcpy(fortran.data() + (j * rows + i) * 4, values.data() + (i * columns + j) * 4, 4);
+    }
+  }
+  xla::Shape row_major_shape = shape;
+  row_major_shape.layout = xla::Layout::descending(2);
+  RelayoutOptions options;
+  options.threads = threads;
+  options.streaming_bytes = 0;  // stream whatever the size: the paths under test
+  Bytes physical(static_cast<std::size_t>(tiled.index_map().size_bytes()));
+  plan(xla::TiledLayout(row_major_shape).index_map(), tiled.index_map(), options)
+      .execute(values, physical);
+  const StridedArray fortran_array{{rows, columns}, 32, {4, rows * 4}};
+  const RelayoutPlan back = plan(tiled.index_map(), fortran_array, options);
+  Bytes buffer(fortran.size() + 128 + offset, kCanary);
+  const auto line = static_cast<std::size_t>(-reinterpret_cast<uintptr_t>(buffer.data()) % 64);
+  const std::span<std::byte> destination(buffer.data() + line + offset, fortran.size());
+  back.execute(physical, destination);
+  ASSERT_TRUE(std::equal(destination.begin(), destination.end(), fortran.begin()))
+      << tiled_text << " threads " << threads << " offset " << offset << ": " << back.describe();
+  const auto untouched = [&](std::size_t from, std::size_t to) {
+    return std::all_of(buffer.begin() + static_cast<std::ptrdiff_t>(from),
+                       buffer.begin() + static_cast<std::ptrdiff_t>(to),
+                       [](std::byte b) { return b == kCanary; });
+  };
+  EXPECT_TRUE(untouched(0, line + offset)) << tiled_text << " offset " << offset;
+  EXPECT_TRUE(untouched(line + offset + fortran.size(), buffer.size()))
+      << tiled_text << " offset " << offset;
+}
+
+TEST(RealignedTranspose, EveryOffsetIntoALineOnEveryTarget) {
+  for_each_target([] {
+    // One piece of 34 bands; 2048 rows: two pieces of 64 bands, the second thread's piece
+    // starting mid-column.
+    for (const char* text : {"f32[544,256]{1,0:T(8,128)}", "f32[2048,256]{1,0:T(8,128)}"}) {
+      for (const int threads : {1, 2}) {
+        for (std::size_t offset = 4; offset < 64; offset += 4) check(text, threads, offset);
+      }
+    }
+  });
+}
+
+// Columns that start at different distances into a line (rows not a multiple of 16 floats) and
+// offsets that are not whole elements go through the stage; a last band of 8 rows.
+TEST(RealignedTranspose, UnevenColumnsAndOddOffsets) {
+  for (const char* text : {"f32[1032,256]{1,0:T(8,128)}", "f32[2040,384]{1,0:T(8,128)}"}) {
+    for (const int threads : {1, 2}) {
+      for (const std::size_t offset : {0, 1, 6, 16, 48}) check(text, threads, offset);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace tessera::relayout
