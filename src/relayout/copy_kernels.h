@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "relayout/strided_box.h"
@@ -31,6 +32,14 @@ struct CopyKernel {
 // transpose moves to axes[1]). `streaming` asks for non-temporal stores where a kernel has them.
 CopyKernel choose_copy_kernel(StridedBox& box, int source_bits, int destination_bits,
                               bool sign_extend, bool streaming);
+
+// A 4-byte transpose of tiles smaller than 16x16 whose neighbouring tiles cannot all be paired
+// into 16x16 ones, because the axis that pairs them has a count that is not a multiple of the
+// pairing (T(8,128) <-> Fortran order with 8 rows over a multiple of 16: 1025 tile rows): cuts the
+// last tiles of that axis off into a box of their own, so that choose_copy_kernel groups the
+// rest. Returns the cut-off box, or nothing when no such cut lets the rest group.
+std::optional<StridedBox> split_off_unpaired_tiles(StridedBox& box, int source_bits,
+                                                   int destination_bits, bool streaming);
 
 void copy_box(const StridedBox& box, const CopyKernel& kernel, const std::byte* source,
               std::byte* destination);

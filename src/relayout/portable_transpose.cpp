@@ -309,7 +309,8 @@ void StagedTransposeTiles(const std::byte* source, int64_t rows, int64_t source_
 constexpr int64_t kStageTiles = 16;
 
 void StagedBand(const TileBlock& b, const std::byte* source, std::byte* destination,
-                LineCursor& next) {
+                LineCursor& cursor) {
+  LineCursor next = cursor;  // kept in registers, as in RealignedBand
   constexpr int64_t kTile = 16;
   HWY_ALIGN std::byte stage[kTile * kStageTiles * kTile * 4];
   for (int64_t r0 = 0; r0 < b.band_count; r0 += kStageTiles) {
@@ -328,6 +329,7 @@ void StagedBand(const TileBlock& b, const std::byte* source, std::byte* destinat
     stream_runs(to + b.destination_group, b.destination_stride, stage + 8 * row_bytes, row_bytes,
                 run, 8);
   }
+  cursor = next;
 }
 
 // A band of 16-row tiles along 16 destination rows that all start `lead` elements (1..15) past a

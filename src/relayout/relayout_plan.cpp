@@ -110,10 +110,11 @@ void split_into_tasks(const StridedBox& box, const CopyKernel& kernel, bool fill
   // 0.51-0.63.
   const bool staged = !fill && kernel.kind == KernelKind::kTranspose && !kernel.grouped &&
                       kernel.streaming && axis == 0u;
-  // A grouped transpose split along its band of 16-row tiles (axis 6: T(8,128) into NumPy's
-  // Fortran order) writes each destination row 64 bytes per step of the band: pieces of at least
-  // 64 steps, runs of 4 KiB. Where a piece starts and ends, a row's line is written in two
-  // parts unless the destination is line-aligned (NumPy's start 16 bytes in). Measured (EPYC
+  // A grouped transpose split along axis 6: pieces of at least 16 steps. Where that axis is a
+  // band of 16-row tiles along the destination rows (T(8,128) into NumPy's Fortran order), each
+  // step writes 64 bytes of each destination row: pieces of at least 64 steps, runs of 4 KiB.
+  // Where a piece starts and ends, a row's line is written in two parts unless the destination
+  // is line-aligned (NumPy's start 16 bytes in). Measured (EPYC
   // Zen 5, 1 thread): staged writes, from_physical into Fortran order over into C order,
   // f32[8192,8192] 3.46x (1 MiB pieces: 2 steps) -> 2.53x (4 steps), 2.34x (8), 2.40x (16);
   // f32[16384,16384] 4.31x -> 2.76x (8), 2.35x (16). Realigned writes (transpose_box.cpp), same
@@ -121,10 +122,11 @@ void split_into_tasks(const StridedBox& box, const CopyKernel& kernel, bool fill
   // 41.2 (128), 40.9 (one piece); line-aligned: 41-45 whatever the pieces.
   const bool banded =
       !fill && kernel.kind == KernelKind::kTranspose && kernel.grouped && axis == 6u;
+  const int64_t band_steps = banded && box.axes[6].destination_stride == 16 ? 64 : 16;
   const int64_t unit = staged ? 16 : 1;
   const int64_t units = (count + unit - 1) / unit;
   const int64_t most = staged   ? std::max<int64_t>(1, count / 128)
-                       : banded ? std::max<int64_t>(1, count / 64)
+                       : banded ? std::max<int64_t>(1, count / band_steps)
                                 : count;
   const int64_t pieces = std::clamp<int64_t>(bytes / kTaskBytes, 1, most);
   for (int64_t p = 0; p < pieces; ++p) {
@@ -371,7 +373,11 @@ RelayoutPlan build_plan(const IndexMap& source, const DigitForm* source_form,
     int64_t written = 0;
     for (const StridedBox& box : *boxes) written += box.elements() * db / 8;
     const Streaming streaming = choose_streaming(destination.size_bytes(), written, options);
-    for (StridedBox& box : *boxes) {
+    for (std::size_t i = 0; i < boxes->size(); ++i) {
+      if (auto rest = split_off_unpaired_tiles((*boxes)[i], sb, db, streaming.kernels)) {
+        boxes->insert(boxes->begin() + static_cast<std::ptrdiff_t>(i) + 1, std::move(*rest));
+      }
+      StridedBox& box = (*boxes)[i];
       CopyKernel kernel = choose_copy_kernel(box, sb, db, options.sign_extend, streaming.kernels);
       if (kernel.kind == KernelKind::kRuns) kernel.streaming = kernel.streaming && streaming.runs;
       split_into_tasks(box, kernel, false, db, p->tasks);
