@@ -175,13 +175,17 @@ TEST(StridedArray, FortranOrderToTilesTransposes) {
   EXPECT_EQ(p.describe().find("strided"), std::string::npos) << p.describe();
   const RelayoutPlan back = plan(tiled.index_map(), StridedArray{{256, 512}, 32, {4, 1024}}, {});
   EXPECT_TRUE(back.describe().starts_with("transpose 7 axes [8x16x2x1x")) << back.describe();
+  // 16 MiB either way is split into pieces that threads can share (one piece ran on one thread).
+  const xla::TiledLayout large(xla::parse_shape("f32[2048,2048]{1,0:T(8,128)}"));
+  const StridedArray fortran{{2048, 2048}, 32, {4, 2048 * 4}};
+  EXPECT_GE(plan(fortran, large.index_map(), {}).piece_count(), 4);
+  EXPECT_GE(plan(large.index_map(), fortran, {}).piece_count(), 2);
 }
 
 // Fortran order into tiles whose rows hold 8, 3 and 16 strips of 16 columns and back: the
 // transposes go through them in chunks of transpose_band_rows() source rows (2 strips on
 // AVX-512 hosts, 8 on AVX2 ones), so whole chunks, a last partial chunk and several chunks per
-// tile row all occur; f32[1024,1024] (4 MiB) is split into pieces of 16 bands of 16 rows on the
-// way back.
+// tile row all occur; f32[1024,1024] (4 MiB) is split into pieces on the way in.
 TEST(StridedArray, FortranOrderToAndFromTilesMatchesTheRowMajorConversion) {
   std::mt19937_64 rng(7);
   for (const char* text :
