@@ -374,7 +374,7 @@ void RealignedBand(const TileBlock& b, const std::byte* source, std::byte* desti
     if (j > 0) {
       for (int64_t u = 0; u < b.prefetch_lines; ++u) next.PrefetchNext();
     }
-    Transpose16x16(OffsetRows{source + j * b.band_source, offsets},
+    Transpose16x16(OffsetRows<const std::byte>{source + j * b.band_source, offsets},
                    StridedRows<std::byte>{to.base + j * kTile * 4, to.stride, to.group}, true);
   }
   if (!b.before_band) partial(b.band_count - 1, kTile - lead, lead);
@@ -397,6 +397,22 @@ void TransposeBlock(const TileBlock& b) {
           HWY_MIN(64, HWY_MAX_BYTES))) {
     for (int64_t g = 0; g < b.sweep_count; ++g) {
       StagedBand(b, b.source + g * b.sweep_source, b.destination + g * b.sweep_destination, next);
+    }
+    return;
+  }
+  if (b.rows_shift != 0) {
+    // Destination rows -rows_shift .. 15 - rows_shift of the groups of 8 (see TileBlock).
+    int64_t offsets[16];
+    for (int m = 0; m < 16; ++m) {
+      const int i = m - b.rows_shift;
+      offsets[m] = (i & 7) * b.destination_stride + (i >> 3) * b.destination_group;
+    }
+    for (int64_t g = 0; g < b.sweep_count; ++g) {
+      for (int64_t u = 0; u < b.prefetch_lines; ++u) next.PrefetchNext();
+      Transpose16x16(StridedRows<const std::byte>{b.source + g * b.sweep_source, b.source_stride,
+                                                  b.source_group},
+                     OffsetRows<std::byte>{b.destination + g * b.sweep_destination, offsets},
+                     b.streaming);
     }
     return;
   }

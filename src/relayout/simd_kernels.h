@@ -126,6 +126,11 @@ struct TileBlock {
   // `after_band` (that band, just before in the source, wrote the rest) and the one shared with
   // the band after left to it when `before_band`.
   bool realigned, after_band, before_band;
+  // A source whose rows start this many elements (1..15) past a line boundary, read from there
+  // (Fortran order into tiles, NumPy's arrays 16 bytes in: `source` is moved back by as many
+  // elements): destination rows -rows_shift .. 15 - rows_shift of the tile, in groups of 8 rows
+  // destination_group apart, 8 to a group destination_stride apart. One band; 0 for none.
+  int rows_shift;
 };
 void transpose_16x16_block(const TileBlock& block);
 // Highway's name of the target transpose_16x16_f32 runs with here ("AVX2", "AVX3", "NEON", ...).

@@ -34,11 +34,17 @@ struct ListedRows {
   }
 };
 
-// Row k at base + offsets[k] (bytes; a source side, read only).
+// Row k at base + offsets[k], in bytes. `Byte` is const for the source side.
+template <class Byte>
 struct OffsetRows {
-  const std::byte* base;
+  Byte* base;
   const int64_t* offsets;
-  const std::byte* operator()(int k) const { return base + offsets[k]; }
+  Byte* operator()(int k) const { return base + offsets[k]; }
+  bool aligned(uintptr_t alignment = 32) const {
+    uintptr_t bits = reinterpret_cast<uintptr_t>(base);
+    for (int k = 0; k < 16; ++k) bits |= static_cast<uintptr_t>(offsets[k]);
+    return (bits & (alignment - 1)) == 0;
+  }
 };
 
 }  // namespace tessera::relayout

@@ -213,15 +213,34 @@ void grouped_transpose_box(const StridedBox& box, bool streaming, const std::byt
           chunk_rows <= 32 ? transpose_prefetch_group_lines() / chunk_rows : 0;
       const int64_t rows_per_step =
           group_steps > 0 ? std::max<int64_t>(1, chunk_rows / group_steps) : 0;
+      // A source whose rows all start `shift` elements into a line (NumPy's Fortran-order
+      // arrays, 16 bytes in) is read in whole lines: every step after the first takes its 16
+      // elements `shift` earlier, and a last unshifted step writes the rows' last elements again.
+      // Otherwise each line of a step's 32 rows, 32 KiB apart in one L1 set, is needed again by
+      // the next step after the other rows have evicted it. f32[8192,8192] 16 bytes into a line,
+      // EPYC Zen 4, 1 thread, same-process medians of 7: 16.6 -> 18.4 GB/s (aligned: 18.1).
+      const bool whole_lines = streaming && (a.source_stride * 4) % 64 == 0 &&
+                               (source_group * 4) % 64 == 0 && step.count > 1;
       for_each_outer(box, 6, [&](int64_t s, int64_t d) {
+        const auto lead = reinterpret_cast<uintptr_t>(source + s * 4) % 64;
+        const int shift = whole_lines && lead % 4 == 0 ? static_cast<int>(lead / 4) : 0;
         for (int64_t c = 0; c < along.count; c += chunk) {
           StridedAxis rows = along;
           rows.count = std::min(chunk, along.count - c);
-          for (int64_t g = 0; g < step.count; ++g) {
-            const int64_t from = s + c * along.source_stride + g * step.source_stride;
+          for (int64_t g = 0; g < step.count + (shift != 0 ? 1 : 0); ++g) {
+            const bool again = g == step.count;  // the last step, unshifted
+            const int rows_shift = g > 0 && !again ? shift : 0;
+            const int64_t at = again ? g - 1 : g;
+            const int64_t from = s + c * along.source_stride + at * step.source_stride - rows_shift;
             TileBlock block = tile_block(
                 box, source_group, destination_group, rows, streaming, source + from * 4,
-                destination + (d + c * along.destination_stride + g * step.destination_stride) * 4);
+                destination +
+                    (d + c * along.destination_stride + at * step.destination_stride) * 4);
+            block.rows_shift = rows_shift;
+            if (again) {
+              transpose_16x16_block(block);  // no prefetches: the tile's lines are in cache
+              continue;
+            }
             int64_t next = from + step.source_stride;
             if (group_steps > 0) {
               // Step k of a group asks for the next group's lines (one per step) in its rows

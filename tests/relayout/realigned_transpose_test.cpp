@@ -1,10 +1,11 @@
-// T(8,128) tiles into Fortran-order destinations that start inside a cache line, as NumPy's large
-// arrays do (16 bytes in): the streamed transposes then write whole aligned lines, each band
-// joining the one before (RealignedBand, portable_transpose.cpp), or go through a stage when the
-// columns do not all start the same distance into a line. Every Highway target, every whole
-// offset in a line and some that are not whole elements, 1 and 2 threads, and shapes whose
-// pieces (64 bands of 16 rows) split the rows, against the row-major conversion; the bytes
-// around the destination must be left alone.
+// T(8,128) tiles to and from Fortran-order arrays that start inside a cache line, as NumPy's large
+// arrays do (16 bytes in). Out of tiles, the streamed transposes write whole aligned lines, each
+// band joining the one before (RealignedBand, portable_transpose.cpp), or go through a stage
+// when the columns do not all start the same distance into a line; into tiles, they read whole
+// lines, each step shifted back (TileBlock::rows_shift). Every Highway target, whole-element
+// offsets into a line from 4 to 60 bytes and one that is not whole elements, 1 and 2 threads, and
+// shapes whose pieces split the rows, against the row-major conversion; the bytes around the
+// destination must be left alone.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -72,7 +73,7 @@ TEST(RealignedTranspose, EveryOffsetIntoALineOnEveryTarget) {
     // starting mid-column.
     for (const char* text : {"f32[544,256]{1,0:T(8,128)}", "f32[2048,256]{1,0:T(8,128)}"}) {
       for (const int threads : {1, 2}) {
-        for (std::size_t offset = 4; offset < 64; offset += 4) check(text, threads, offset);
+        for (const std::size_t offset : {4, 16, 28, 48, 60}) check(text, threads, offset);
       }
     }
   });
@@ -86,6 +87,52 @@ TEST(RealignedTranspose, UnevenColumnsAndOddOffsets) {
       for (const std::size_t offset : {0, 1, 6, 16, 48}) check(text, threads, offset);
     }
   }
+}
+
+// Fortran order `offset` bytes past a line boundary -> tiles, against the row-major values.
+void check_into_tiles(const char* tiled_text, int threads, std::size_t offset) {
+  const xla::Shape shape = xla::parse_shape(tiled_text);
+  const xla::TiledLayout tiled(shape);
+  const int64_t rows = shape.dimensions[0];
+  const int64_t columns = shape.dimensions[1];
+  std::mt19937_64 rng(static_cast<uint64_t>(rows * 31 + columns));
+  const Bytes values = testing::random_bytes(rows * columns * 4, rng);
+  Bytes buffer(values.size() + 64 + offset);
+  const auto line = static_cast<std::size_t>(-reinterpret_cast<uintptr_t>(buffer.data()) % 64);
+  const std::span<std::byte> fortran(buffer.data() + line + offset, values.size());
+  for (int64_t i = 0; i < rows; ++i) {
+    for (int64_t j = 0; j < columns; ++j) {
+      std::memcpy(fortran.data() + (j * rows + i) * 4, values.data() + (i * columns + j) * 4, 4);
+    }
+  }
+  xla::Shape row_major_shape = shape;
+  row_major_shape.layout = xla::Layout::descending(2);
+  RelayoutOptions options;
+  options.threads = threads;
+  options.streaming_bytes = 0;
+  Bytes expected(static_cast<std::size_t>(tiled.index_map().size_bytes()));
+  plan(xla::TiledLayout(row_major_shape).index_map(), tiled.index_map(), options)
+      .execute(values, expected);
+  const StridedArray fortran_array{{rows, columns}, 32, {4, rows * 4}};
+  const RelayoutPlan in = plan(fortran_array, tiled.index_map(), options);
+  Bytes got(expected.size(), kCanary);
+  in.execute(fortran, got);
+  ASSERT_EQ(got, expected) << tiled_text << " threads " << threads << " offset " << offset << ": "
+                           << in.describe();
+}
+
+TEST(RealignedTranspose, SourcesStartingAnywhereInALineOnEveryTarget) {
+  for_each_target([] {
+    // 16, 48 and 2048 rows: one step, three, many; 40 rows: an 8-row tile row cut off.
+    for (const char* text : {"f32[16,256]{1,0:T(8,128)}", "f32[48,384]{1,0:T(8,128)}",
+                             "f32[2048,256]{1,0:T(8,128)}", "f32[40,256]{1,0:T(8,128)}"}) {
+      for (const int threads : {1, 2}) {
+        for (const std::size_t offset : {0, 4, 6, 16, 44, 60}) {
+          check_into_tiles(text, threads, offset);
+        }
+      }
+    }
+  });
 }
 
 }  // namespace
