@@ -445,6 +445,9 @@ int64_t TransposePrefetchGroupLines() {
 HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
+#include "relayout/dispatch_below.h"
+#include "relayout/host_profile.h"
+
 namespace tessera::relayout {
 
 HWY_EXPORT(TransposeStrided);
@@ -462,7 +465,7 @@ void transpose_16x16_block(const TileBlock& block) {
 void staged_transpose_tiles(const std::byte* source, int64_t rows, int64_t source_row_bytes,
                             std::byte* destination, int64_t columns,
                             int64_t destination_row_bytes) {
-  HWY_DYNAMIC_DISPATCH(StagedTransposeTiles)
+  TESSERA_DISPATCH(StagedTransposeTiles, memory_kernels_prefer_avx2())
   (source, rows, source_row_bytes, destination, columns, destination_row_bytes);
 }
 
@@ -481,6 +484,10 @@ void transpose_16x16_f32(const std::byte* const* source_rows, std::byte* const* 
 
 const char* transpose_target() {
   return HWY_DYNAMIC_DISPATCH(TransposeTarget)();
+}
+
+const char* staged_transpose_target() {
+  return TESSERA_DISPATCH(TransposeTarget, memory_kernels_prefer_avx2())();
 }
 
 int64_t transpose_band_rows() {

@@ -135,6 +135,9 @@ struct TileBlock {
 void transpose_16x16_block(const TileBlock& block);
 // Highway's name of the target transpose_16x16_f32 runs with here ("AVX2", "AVX3", "NEON", ...).
 const char* transpose_target();
+// The same for staged_transpose_tiles, which runs its AVX2 code on some AVX-512 hosts
+// (host_profile.h).
+const char* staged_transpose_target();
 // How many source rows a transpose reads at a time (a multiple of 16) on the target it runs
 // with: 128 on AVX2 hosts, 32 on AVX-512 ones (measurements in portable_transpose.cpp).
 int64_t transpose_band_rows();

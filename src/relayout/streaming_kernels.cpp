@@ -82,6 +82,9 @@ const char* StreamTarget() {
 HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
+#include "relayout/dispatch_below.h"
+#include "relayout/host_profile.h"
+
 namespace tessera::relayout {
 
 HWY_EXPORT(StreamCopy);
@@ -89,17 +92,17 @@ HWY_EXPORT(StreamRuns);
 HWY_EXPORT(StreamTarget);
 
 void stream_copy(std::byte* destination, const std::byte* source, std::size_t bytes) {
-  HWY_DYNAMIC_DISPATCH(StreamCopy)(destination, source, bytes);
+  TESSERA_DISPATCH(StreamCopy, memory_kernels_prefer_avx2())(destination, source, bytes);
 }
 
 void stream_runs(std::byte* destination, int64_t destination_step, const std::byte* source,
                  int64_t source_step, std::size_t run_bytes, int64_t count) {
-  HWY_DYNAMIC_DISPATCH(StreamRuns)
+  TESSERA_DISPATCH(StreamRuns, memory_kernels_prefer_avx2())
   (destination, destination_step, source, source_step, run_bytes, count);
 }
 
 const char* stream_target() {
-  return HWY_DYNAMIC_DISPATCH(StreamTarget)();
+  return TESSERA_DISPATCH(StreamTarget, memory_kernels_prefer_avx2())();
 }
 
 void store_fence() {

@@ -1,0 +1,41 @@
+#include "relayout/host_profile.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+
+#include <cstring>
+#endif
+
+namespace tessera::relayout {
+namespace {
+
+// Family 19h is Zen 3 and Zen 4; of the two only Zen 4 has AVX-512 (cpuid leaf 7, EBX bit 16).
+// The family is the base family plus the extended family when the base is 0xF (AMD's manuals).
+bool amd_zen4() {
+#if defined(__x86_64__) || defined(__i386__)
+  unsigned a = 0, b = 0, c = 0, d = 0;
+  if (__get_cpuid(0, &a, &b, &c, &d) == 0 || a < 7) return false;
+  char vendor[13] = {};
+  std::memcpy(vendor, &b, 4);
+  std::memcpy(vendor + 4, &d, 4);
+  std::memcpy(vendor + 8, &c, 4);
+  if (std::strcmp(vendor, "AuthenticAMD") != 0) return false;
+  __get_cpuid(1, &a, &b, &c, &d);
+  const unsigned base = (a >> 8) & 0xF;
+  const unsigned family = base == 0xF ? base + ((a >> 20) & 0xFF) : base;
+  __get_cpuid_count(7, 0, &a, &b, &c, &d);
+  const bool avx512f = (b >> 16) & 1;
+  return family == 0x19 && avx512f;
+#else
+  return false;
+#endif
+}
+
+}  // namespace
+
+bool memory_kernels_prefer_avx2() {
+  static const bool prefer = amd_zen4();
+  return prefer;
+}
+
+}  // namespace tessera::relayout

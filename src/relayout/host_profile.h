@@ -1,0 +1,18 @@
+// What this CPU prefers where its SIMD target alone does not tell: two hosts with the same
+// Highway target (AVX3) can want different code. Read once from cpuid; each rule cites the
+// measurement it comes from.
+#pragma once
+
+namespace tessera::relayout {
+
+// AMD Zen 4 (x86 family 19h with AVX-512), which executes 512-bit vectors as two 256-bit halves:
+// its streaming copies and its staged f32 transpose ran faster from their AVX2 code than from
+// their AVX-512 code (EPYC family 19h model 11h, 1 thread, both in one process, medians of 7-11,
+// BENCHMARKS.md "Issue 13 on Zen 4"): a 64 MiB streaming copy 38.2-41.8 -> 42.0-46.3 GB/s,
+// f32[4096,4096] -> {0,1} 18.3 -> 22.6 GB/s. Its other kernels measured alike either way or
+// slower from AVX2 (T(8,128) -> Fortran order 19.6 -> 21.6, Fortran order -> T(8,128) 18.4 ->
+// 17.1) and keep AVX-512. 512-bit streaming stores split in two halves did not help (44.5
+// against 45.5). False on every other CPU: Zen 5 and Intel's run 512 bits at once.
+bool memory_kernels_prefer_avx2();
+
+}  // namespace tessera::relayout
