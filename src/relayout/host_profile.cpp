@@ -33,9 +33,14 @@ bool amd_zen4() {
 
 }  // namespace
 
-bool memory_kernels_prefer_avx2() {
-  static const bool prefer = amd_zen4();
-  return prefer;
+bool is_amd_zen4() {
+  static const bool zen4 = amd_zen4();
+  return zen4;
+}
+
+std::atomic<bool>& memory_kernels_hold_to_avx2() {
+  static std::atomic<bool> hold{is_amd_zen4()};
+  return hold;
 }
 
 }  // namespace tessera::relayout

@@ -3,6 +3,8 @@
 // measurement it comes from.
 #pragma once
 
+#include <atomic>
+
 namespace tessera::relayout {
 
 // AMD Zen 4 (x86 family 19h with AVX-512), which executes 512-bit vectors as two 256-bit halves:
@@ -13,6 +15,19 @@ namespace tessera::relayout {
 // slower from AVX2 (T(8,128) -> Fortran order 19.6 -> 21.6, Fortran order -> T(8,128) 18.4 ->
 // 17.1) and keep AVX-512. 512-bit streaming stores split in two halves did not help (44.5
 // against 45.5). False on every other CPU: Zen 5 and Intel's run 512 bits at once.
-bool memory_kernels_prefer_avx2();
+bool is_amd_zen4();
+
+// Whether those kernels run their AVX2 code: is_amd_zen4() unless set otherwise. Read on every
+// kernel call, so it is one relaxed load.
+std::atomic<bool>& memory_kernels_hold_to_avx2();
+inline bool memory_kernels_prefer_avx2() {
+  return memory_kernels_hold_to_avx2().load(std::memory_order_relaxed);
+}
+
+// Tests that must run each Highway target's own code (highway_targets.h), and A/B measurements
+// in one process, switch the rule; `previous` is returned so it can be put back.
+inline bool hold_memory_kernels_to_avx2(bool hold) {
+  return memory_kernels_hold_to_avx2().exchange(hold);
+}
 
 }  // namespace tessera::relayout

@@ -7,13 +7,16 @@
 
 #include <string>
 
+#include "relayout/host_profile.h"
 #include "relayout/simd_kernels.h"
 
 namespace tessera::relayout {
 
-// Runs `check` once per Highway target this CPU supports, then restores the normal choice.
+// Runs `check` once per Highway target this CPU supports, every kernel with that target's own
+// code (no host rule holding some to AVX2, host_profile.h), then restores the normal choice.
 template <class F>
 void for_each_target(F&& check) {
+  const bool held = hold_memory_kernels_to_avx2(false);
   for (const int64_t target : hwy::SupportedAndGeneratedTargets()) {
     hwy::SetSupportedTargetsForTest(target);
     SCOPED_TRACE(hwy::TargetName(target));
@@ -21,6 +24,7 @@ void for_each_target(F&& check) {
     check();
   }
   hwy::SetSupportedTargetsForTest(0);
+  hold_memory_kernels_to_avx2(held);
 }
 
 }  // namespace tessera::relayout

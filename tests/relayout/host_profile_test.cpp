@@ -1,13 +1,11 @@
 // The host rule of host_profile.h against an independent reading of the CPU (/proc/cpuinfo), and
-// the kernels it holds to AVX2 against the ones it leaves alone, with every target mix a test can
-// mock: only AVX-512, AVX-512 with AVX2 below it, only SSE4.
+// the kernels it holds to AVX2 against the ones it leaves alone.
 #include "relayout/host_profile.h"
 
 #include <gtest/gtest.h>
 #include <hwy/targets.h>
 
 #include <fstream>
-#include <sstream>
 #include <string>
 
 #include "relayout/simd_kernels.h"
@@ -28,30 +26,30 @@ std::string cpuinfo(const std::string& key) {
   return "";
 }
 
-TEST(HostProfile, MemoryKernelsHoldToAvx2ExactlyOnAmdZen4) {
+TEST(HostProfile, TheRuleHoldsExactlyOnAmdZen4) {
   const std::string vendor = cpuinfo("vendor_id");
   if (vendor.empty()) GTEST_SKIP() << "no /proc/cpuinfo vendor here";
   const bool avx512 = (" " + cpuinfo("flags") + " ").find(" avx512f ") != std::string::npos;
   const bool zen4 = vendor == "AuthenticAMD" && cpuinfo("cpu family") == "25" && avx512;
-  EXPECT_EQ(memory_kernels_prefer_avx2(), zen4)
-      << vendor << ", family " << cpuinfo("cpu family") << ", avx512f " << avx512;
+  EXPECT_EQ(is_amd_zen4(), zen4) << vendor << ", family " << cpuinfo("cpu family") << ", avx512f "
+                                 << avx512;
+  EXPECT_EQ(memory_kernels_prefer_avx2(), zen4);
 }
 
-TEST(HostProfile, HeldKernelsRunTheBestTargetUpToAvx2AndTheOthersTheBest) {
+TEST(HostProfile, HeldKernelsRunAvx2InPlaceOfWiderTargetsAndTheOthersTheBest) {
   if ((hwy::SupportedTargets() & HWY_AVX3) == 0) GTEST_SKIP() << "no AVX-512 on this CPU";
-  const std::string held = memory_kernels_prefer_avx2() ? "AVX2" : "AVX3";
-  hwy::SetSupportedTargetsForTest(HWY_AVX3 | HWY_AVX2 | HWY_SSE4);
-  EXPECT_EQ(std::string(stream_target()), held);
-  EXPECT_EQ(std::string(staged_transpose_target()), held);
+  const bool before = hold_memory_kernels_to_avx2(true);
+  EXPECT_EQ(std::string(stream_target()), "AVX2");
+  EXPECT_EQ(std::string(staged_transpose_target()), "AVX2");
   EXPECT_EQ(std::string(transpose_target()), "AVX3");
   EXPECT_EQ(std::string(interleave_target()), "AVX3");
-  // With AVX-512 alone (the per-target tests), nothing narrower to hold to: its own code runs.
-  hwy::SetSupportedTargetsForTest(HWY_AVX3);
-  EXPECT_EQ(std::string(stream_target()), "AVX3");
-  EXPECT_EQ(std::string(staged_transpose_target()), "AVX3");
-  hwy::SetSupportedTargetsForTest(HWY_SSE4);
+  hwy::SetSupportedTargetsForTest(HWY_SSE4);  // narrower than AVX2: left alone
   EXPECT_EQ(std::string(stream_target()), "SSE4");
   hwy::SetSupportedTargetsForTest(0);
+  hold_memory_kernels_to_avx2(false);
+  EXPECT_EQ(std::string(stream_target()), "AVX3");
+  EXPECT_EQ(std::string(staged_transpose_target()), "AVX3");
+  hold_memory_kernels_to_avx2(before);
 }
 
 }  // namespace
