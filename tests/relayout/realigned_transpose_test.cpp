@@ -27,43 +27,58 @@ namespace {
 using Bytes = std::vector<std::byte>;
 constexpr std::byte kCanary{0x77};
 
-// Tiles -> Fortran order into `offset` bytes past a line boundary, against the row-major values.
-void check(const char* tiled_text, int threads, std::size_t offset) {
+// A tiled f32 matrix of random values: its Fortran-order bytes and its tiles (made from the
+// row-major values by the row-major conversion), and what the tests run both ways.
+struct FortranAndTiles {
+  StridedArray fortran_array;
+  xla::TiledLayout tiled;
+  Bytes fortran, physical;
+  RelayoutOptions options;
+};
+
+FortranAndTiles fortran_and_tiles(const char* tiled_text, int threads) {
   const xla::Shape shape = xla::parse_shape(tiled_text);
-  const xla::TiledLayout tiled(shape);
   const int64_t rows = shape.dimensions[0];
   const int64_t columns = shape.dimensions[1];
+  FortranAndTiles c{{{rows, columns}, 32, {4, rows * 4}}, xla::TiledLayout(shape), {}, {}, {}};
   std::mt19937_64 rng(static_cast<uint64_t>(rows * 7919 + columns));
   const Bytes values = testing::random_bytes(rows * columns * 4, rng);
-  Bytes fortran(values.size());
+  c.fortran.resize(values.size());
   for (int64_t i = 0; i < rows; ++i) {
     for (int64_t j = 0; j < columns; ++j) {
-      std::memcpy(fortran.data() + (j * rows + i) * 4, values.data() + (i * columns + j) * 4, 4);
+      std::memcpy(c.fortran.data() + (j * rows + i) * 4, values.data() + (i * columns + j) * 4, 4);
     }
   }
   xla::Shape row_major_shape = shape;
   row_major_shape.layout = xla::Layout::descending(2);
-  RelayoutOptions options;
-  options.threads = threads;
-  options.streaming_bytes = 0;  // stream whatever the size: the paths under test
-  Bytes physical(static_cast<std::size_t>(tiled.index_map().size_bytes()));
-  plan(xla::TiledLayout(row_major_shape).index_map(), tiled.index_map(), options)
-      .execute(values, physical);
-  const StridedArray fortran_array{{rows, columns}, 32, {4, rows * 4}};
-  const RelayoutPlan back = plan(tiled.index_map(), fortran_array, options);
-  Bytes buffer(fortran.size() + 128 + offset, kCanary);
+  c.options.threads = threads;
+  c.options.streaming_bytes = 0;  // stream whatever the size: the paths under test
+  c.physical.resize(static_cast<std::size_t>(c.tiled.index_map().size_bytes()));
+  plan(xla::TiledLayout(row_major_shape).index_map(), c.tiled.index_map(), c.options)
+      .execute(values, c.physical);
+  return c;
+}
+
+// `bytes` bytes `offset` past a line boundary in `buffer`, which has room for them.
+std::span<std::byte> past_a_line(Bytes& buffer, std::size_t offset, std::size_t bytes) {
   const auto line = static_cast<std::size_t>(-reinterpret_cast<uintptr_t>(buffer.data()) % 64);
-  const std::span<std::byte> destination(buffer.data() + line + offset, fortran.size());
-  back.execute(physical, destination);
-  ASSERT_TRUE(std::equal(destination.begin(), destination.end(), fortran.begin()))
+  return {buffer.data() + line + offset, bytes};
+}
+
+// Tiles -> Fortran order into `offset` bytes past a line boundary; the bytes around it untouched.
+void check(const char* tiled_text, int threads, std::size_t offset) {
+  const FortranAndTiles c = fortran_and_tiles(tiled_text, threads);
+  const RelayoutPlan back = plan(c.tiled.index_map(), c.fortran_array, c.options);
+  Bytes buffer(c.fortran.size() + 128 + offset, kCanary);
+  const std::span<std::byte> destination = past_a_line(buffer, offset, c.fortran.size());
+  back.execute(c.physical, destination);
+  ASSERT_TRUE(std::equal(destination.begin(), destination.end(), c.fortran.begin()))
       << tiled_text << " threads " << threads << " offset " << offset << ": " << back.describe();
-  const auto untouched = [&](std::size_t from, std::size_t to) {
-    return std::all_of(buffer.begin() + static_cast<std::ptrdiff_t>(from),
-                       buffer.begin() + static_cast<std::ptrdiff_t>(to),
-                       [](std::byte b) { return b == kCanary; });
+  const auto untouched = [&](const std::byte* from, const std::byte* to) {
+    return std::all_of(from, to, [](std::byte b) { return b == kCanary; });
   };
-  EXPECT_TRUE(untouched(0, line + offset)) << tiled_text << " offset " << offset;
-  EXPECT_TRUE(untouched(line + offset + fortran.size(), buffer.size()))
+  EXPECT_TRUE(untouched(buffer.data(), destination.data())) << tiled_text << " offset " << offset;
+  EXPECT_TRUE(untouched(destination.data() + destination.size(), buffer.data() + buffer.size()))
       << tiled_text << " offset " << offset;
 }
 
@@ -89,36 +104,17 @@ TEST(RealignedTranspose, UnevenColumnsAndOddOffsets) {
   }
 }
 
-// Fortran order `offset` bytes past a line boundary -> tiles, against the row-major values.
+// Fortran order `offset` bytes past a line boundary -> tiles.
 void check_into_tiles(const char* tiled_text, int threads, std::size_t offset) {
-  const xla::Shape shape = xla::parse_shape(tiled_text);
-  const xla::TiledLayout tiled(shape);
-  const int64_t rows = shape.dimensions[0];
-  const int64_t columns = shape.dimensions[1];
-  std::mt19937_64 rng(static_cast<uint64_t>(rows * 31 + columns));
-  const Bytes values = testing::random_bytes(rows * columns * 4, rng);
-  Bytes buffer(values.size() + 64 + offset);
-  const auto line = static_cast<std::size_t>(-reinterpret_cast<uintptr_t>(buffer.data()) % 64);
-  const std::span<std::byte> fortran(buffer.data() + line + offset, values.size());
-  for (int64_t i = 0; i < rows; ++i) {
-    for (int64_t j = 0; j < columns; ++j) {
-      std::memcpy(fortran.data() + (j * rows + i) * 4, values.data() + (i * columns + j) * 4, 4);
-    }
-  }
-  xla::Shape row_major_shape = shape;
-  row_major_shape.layout = xla::Layout::descending(2);
-  RelayoutOptions options;
-  options.threads = threads;
-  options.streaming_bytes = 0;
-  Bytes expected(static_cast<std::size_t>(tiled.index_map().size_bytes()));
-  plan(xla::TiledLayout(row_major_shape).index_map(), tiled.index_map(), options)
-      .execute(values, expected);
-  const StridedArray fortran_array{{rows, columns}, 32, {4, rows * 4}};
-  const RelayoutPlan in = plan(fortran_array, tiled.index_map(), options);
-  Bytes got(expected.size(), kCanary);
+  const FortranAndTiles c = fortran_and_tiles(tiled_text, threads);
+  Bytes buffer(c.fortran.size() + 64 + offset);
+  const std::span<std::byte> fortran = past_a_line(buffer, offset, c.fortran.size());
+  std::copy(c.fortran.begin(), c.fortran.end(), fortran.begin());
+  const RelayoutPlan in = plan(c.fortran_array, c.tiled.index_map(), c.options);
+  Bytes got(c.physical.size(), kCanary);
   in.execute(fortran, got);
-  ASSERT_EQ(got, expected) << tiled_text << " threads " << threads << " offset " << offset << ": "
-                           << in.describe();
+  ASSERT_EQ(got, c.physical) << tiled_text << " threads " << threads << " offset " << offset << ": "
+                             << in.describe();
 }
 
 TEST(RealignedTranspose, SourcesStartingAnywhereInALineOnEveryTarget) {
