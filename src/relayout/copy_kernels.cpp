@@ -353,8 +353,8 @@ std::string simd_target(const StridedBox& box, const CopyKernel& k) {
       return k.streaming ? fmt::format("{} (Highway)", stream_target()) : "none (memcpy)";
     case KernelKind::kTranspose: {
       if (k.source_bits == 32) {
-        const bool staged = k.streaming && !k.grouped;  // transpose_box.cpp, transpose_tiles
-        return fmt::format("{} (Highway)", staged ? staged_transpose_target() : transpose_target());
+        return fmt::format("{} (Highway)", uses_staged_transpose(k) ? staged_transpose_target()
+                                                                    : transpose_target());
       }
       return uses_interleave(box, k) || uses_deinterleave(box, k)
                  ? fmt::format("{} (Highway)", interleave_target())

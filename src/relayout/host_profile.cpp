@@ -1,5 +1,7 @@
 #include "relayout/host_profile.h"
 
+#include <atomic>
+
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
 
@@ -38,9 +40,18 @@ bool is_amd_zen4() {
   return zen4;
 }
 
-std::atomic<bool>& memory_kernels_hold_to_avx2() {
-  static std::atomic<bool> hold{is_amd_zen4()};
-  return hold;
+namespace {
+// Set when the library is loaded; a kernel called before that (no caller does) runs the AVX-512
+// code, which is correct, only slower there.
+std::atomic<bool> hold_to_avx2{is_amd_zen4()};
+}  // namespace
+
+bool memory_kernels_prefer_avx2() {
+  return hold_to_avx2.load(std::memory_order_relaxed);
+}
+
+bool hold_memory_kernels_to_avx2(bool hold) {
+  return hold_to_avx2.exchange(hold);
 }
 
 }  // namespace tessera::relayout

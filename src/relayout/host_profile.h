@@ -3,8 +3,6 @@
 // measurement it comes from.
 #pragma once
 
-#include <atomic>
-
 namespace tessera::relayout {
 
 // AMD Zen 4 (x86 family 19h with AVX-512), which executes 512-bit vectors as two 256-bit halves:
@@ -17,17 +15,12 @@ namespace tessera::relayout {
 // against 45.5). False on every other CPU: Zen 5 and Intel's run 512 bits at once.
 bool is_amd_zen4();
 
-// Whether those kernels run their AVX2 code: is_amd_zen4() unless set otherwise. Read on every
-// kernel call, so it is one relaxed load.
-std::atomic<bool>& memory_kernels_hold_to_avx2();
-inline bool memory_kernels_prefer_avx2() {
-  return memory_kernels_hold_to_avx2().load(std::memory_order_relaxed);
-}
+// Whether those kernels run their AVX2 code: is_amd_zen4() unless switched. Read on every kernel
+// call (a relaxed atomic load).
+bool memory_kernels_prefer_avx2();
 
-// Tests that must run each Highway target's own code (highway_targets.h), and A/B measurements
-// in one process, switch the rule; `previous` is returned so it can be put back.
-inline bool hold_memory_kernels_to_avx2(bool hold) {
-  return memory_kernels_hold_to_avx2().exchange(hold);
-}
+// Switches that rule and returns what it was, so it can be put back: tests that must run each
+// Highway target's own code (highway_targets.h), and A/B measurements in one process.
+bool hold_memory_kernels_to_avx2(bool hold);
 
 }  // namespace tessera::relayout

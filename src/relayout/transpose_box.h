@@ -13,6 +13,8 @@ namespace tessera::relayout {
 void transpose_box(const StridedBox& box, const CopyKernel& kernel, const std::byte* source,
                    std::byte* destination);
 
+// Whether transpose_box runs a box with the staged f32 transpose (for simd_target).
+bool uses_staged_transpose(const CopyKernel& kernel);
 // Whether transpose_box runs the box with the Highway interleave kernels (for simd_target).
 bool uses_interleave(const StridedBox& box, const CopyKernel& kernel);
 // Whether it runs the box with the Highway deinterleave kernels.
