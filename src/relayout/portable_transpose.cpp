@@ -242,8 +242,8 @@ struct LineCursor {
   int64_t row = 0, group = 0, line = 0;
 
   void PrefetchNext() {
-    hwy::Prefetch(reinterpret_cast<const void*>(
-        first + static_cast<uintptr_t>(row * row_bytes + group * group_bytes + line * 64)));
+    prefetch_to_l2(first +
+                   static_cast<uintptr_t>(row * row_bytes + group * group_bytes + line * 64));
     if (++line == lines) {
       line = 0;
       if (++group == groups) {

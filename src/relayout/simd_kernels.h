@@ -77,12 +77,24 @@ inline bool aligned_to(const void* p, int bytes) {
 // "AVX2", "SSE4", "NEON", "SVE", ...
 const char* stream_target();
 
-// Asks for the cache line at base + offset bytes (which may lie past the end of the buffer: a
+// Asks for the cache line at `address` into the L2 only (x86 prefetcht1, ARM PLDL2KEEP). The
+// transposes ask for the lines of 32-128 source rows a group ahead; asked into the L1 instead
+// (prefetcht0, hwy::Prefetch), they ran far slower on AMD Zen 4, most likely because the requests
+// then hold the L1's few miss buffers that the demand loads need. Harness, 1 thread, one line
+// from each of 128 rows in turn, 8 lines ahead, written out sequentially: 28 GB/s with
+// prefetcht0, 38-40 with prefetcht1/t2, 42 for a copy (32 rows: 28 -> 32). The issue's
+// benchmark, same binary (BENCHMARKS.md, "Issue 13: prefetches into the L2"): f32_transpose
+// 0.48-0.55 -> 0.68-0.71 of BM_Copy, T(8,128) -> transposed 0.54-0.56 -> 0.80-0.86. The
+// packings, which ask for the next 2-4 rows, measured alike either way and keep hwy::Prefetch.
+inline void prefetch_to_l2(uintptr_t address) {
+  __builtin_prefetch(reinterpret_cast<const void*>(address), 0, 2);
+}
+
+// The line at base + offset bytes, into the L2 (which may lie past the end of the buffer: a
 // prefetch never faults, and the address is formed without pointer arithmetic). Inline: the
 // transposes issue one per source line, and a call each cost several percent of a tile.
 inline void prefetch_line(const std::byte* base, int64_t offset) {
-  hwy::Prefetch(reinterpret_cast<const void*>(reinterpret_cast<uintptr_t>(base) +
-                                              static_cast<uintptr_t>(offset)));
+  prefetch_to_l2(reinterpret_cast<uintptr_t>(base) + static_cast<uintptr_t>(offset));
 }
 
 // One 16x16 tile of 4-byte elements: destination_rows[j][i] = source_rows[i][j], i, j < 16.
