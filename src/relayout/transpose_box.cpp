@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "relayout/box_walk.h"
+#include "relayout/host_profile.h"
 #include "relayout/simd_kernels.h"
 #include "relayout/staged_transpose.h"
 
@@ -96,9 +97,18 @@ void block_transpose(const StridedBox& box, int64_t source_group, int64_t destin
   const StridedAxis& band = box.axes[6];
   const int64_t groups = 16 / a.count;
   const int64_t tile_lines = a.count * a.source_stride * 4 / 64;  // contiguous source tile
+  // Rows of tiles per block. Fortran-order destinations (the realigned blocks below) take 64
+  // source rows on AMD Zen 4, where 32 left them well behind the rest: T(8,128) -> Fortran order
+  // 16 bytes into a line, 1 thread, same-process medians (BENCHMARKS.md, "Issue 13: prefetches
+  // into the L2"): f32[8192,8192] 13.3 -> 16.2 GB/s, f32[16384,16384] 11.8 -> 14.2 (128 rows:
+  // 15.8, 12.9). T(8,128) -> transposed keeps 32 there (64 rows: 0.65-0.71 of BM_Copy, against
+  // 0.87-0.95), as do other hosts (Zen 5 above).
   const int64_t share = std::clamp<int64_t>(transpose_band_rows() / 16, 1, band.count);
-  const int64_t calls = sweep.count * share;
-  const int64_t lines_per_call = std::max<int64_t>(1, share * groups * tile_lines / calls);
+  const int64_t realigned_share =
+      is_amd_zen4()
+          ? std::clamp<int64_t>(std::max<int64_t>(64, transpose_band_rows()) / 16, 1, band.count)
+          : share;
+  const int64_t lines_per_call = std::max<int64_t>(1, groups * tile_lines / sweep.count);
   // Destination rows that all start the same whole number of elements into a line (NumPy's
   // Fortran-order arrays, 16 bytes in): RealignedBand writes them in whole lines, each band of a
   // column of blocks joining the one before, so the blocks go down the rows (axis 6) before
@@ -110,12 +120,12 @@ void block_transpose(const StridedBox& box, int64_t source_group, int64_t destin
       (destination_group * 4) % 64 == 0 && (sweep.destination_stride * 4) % 64 == 0 &&
       (column.destination_stride * 4) % 64 == 0;
   const auto run = [&](int64_t s, int64_t d, int64_t first, int64_t t, int64_t next,
-                       bool realigned) {
+                       int64_t block_share, bool realigned) {
     const int64_t block_source = s + first * band.source_stride + t * column.source_stride;
     TileBlock block = tile_block(
         box, source_group, destination_group, sweep, streaming, source + block_source * 4,
         destination + (d + first * band.destination_stride + t * column.destination_stride) * 4);
-    block.band_count = std::min(share, band.count - first);
+    block.band_count = std::min(block_share, band.count - first);
     block.band_source = band.source_stride * 4;
     block.band_destination = band.destination_stride * 4;
     block.next = reinterpret_cast<uintptr_t>(source) + static_cast<uintptr_t>(next * 4);
@@ -126,7 +136,7 @@ void block_transpose(const StridedBox& box, int64_t source_group, int64_t destin
     block.tile_lines = tile_lines;
     block.realigned = realigned;
     block.after_band = first > 0;
-    block.before_band = first + share < band.count;
+    block.before_band = first + block_share < band.count;
     transpose_16x16_block(block);
   };
   for_each_outer(box, 7, [&](int64_t s, int64_t d) {
@@ -134,11 +144,12 @@ void block_transpose(const StridedBox& box, int64_t source_group, int64_t destin
     const bool realigned = streaming && lines_apart && lead != 0 && lead % 4 == 0;
     if (realigned) {
       for (int64_t t = 0; t < column.count; ++t) {
-        for (int64_t first = 0; first < band.count; first += share) {
+        for (int64_t first = 0; first < band.count; first += realigned_share) {
           const int64_t here = s + first * band.source_stride + t * column.source_stride;
-          const int64_t next = first + share < band.count ? here + share * band.source_stride
-                                                          : s + (t + 1) * column.source_stride;
-          run(s, d, first, t, next, true);
+          const int64_t next = first + realigned_share < band.count
+                                   ? here + realigned_share * band.source_stride
+                                   : s + (t + 1) * column.source_stride;
+          run(s, d, first, t, next, realigned_share, true);
         }
       }
       return;
@@ -150,7 +161,8 @@ void block_transpose(const StridedBox& box, int64_t source_group, int64_t destin
                                      : rows + column.count * column.source_stride;
       for (int64_t t = 0; t < column.count; ++t) {
         const int64_t here = rows + t * column.source_stride;
-        run(s, d, first, t, t + 1 < column.count ? here + column.source_stride : next_share, false);
+        run(s, d, first, t, t + 1 < column.count ? here + column.source_stride : next_share, share,
+            false);
       }
     }
   });
