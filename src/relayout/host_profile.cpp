@@ -1,5 +1,6 @@
 #include "relayout/host_profile.h"
 
+#include <algorithm>
 #include <atomic>
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -52,6 +53,10 @@ bool memory_kernels_prefer_avx2() {
 
 bool hold_memory_kernels_to_avx2(bool hold) {
   return hold_to_avx2.exchange(hold);
+}
+
+int64_t realigned_block_rows(int64_t band_rows) {
+  return is_amd_zen4() ? std::max<int64_t>(64, band_rows) : band_rows;
 }
 
 }  // namespace tessera::relayout

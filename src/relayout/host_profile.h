@@ -3,6 +3,8 @@
 // measurement it comes from.
 #pragma once
 
+#include <cstdint>
+
 namespace tessera::relayout {
 
 // AMD Zen 4 (x86 family 19h with AVX-512), which executes 512-bit vectors as two 256-bit halves:
@@ -22,5 +24,14 @@ bool memory_kernels_prefer_avx2();
 // Switches that rule and returns what it was, so it can be put back: tests that must run each
 // Highway target's own code (highway_targets.h), and A/B measurements in one process.
 bool hold_memory_kernels_to_avx2(bool hold);
+
+// Source rows per block of the transposes into destinations whose rows all start inside a line
+// (NumPy's Fortran-order arrays: transpose_box.cpp's realigned blocks), given the target's
+// `band_rows` (transpose_band_rows()): at least 64 on Zen 4, where 32 left them well behind the
+// rest. T(8,128) -> Fortran order 16 bytes into a line, 1 thread, same-process medians
+// (BENCHMARKS.md, "Issue 13: prefetches into the L2"): f32[8192,8192] 13.3 -> 16.2 GB/s,
+// f32[16384,16384] 11.8 -> 14.2 (128 rows: 15.8, 12.9). T(8,128) -> transposed, line-aligned,
+// keeps band_rows there (64 rows: 0.65-0.71 of BM_Copy, against 0.87-0.95), as do other hosts.
+int64_t realigned_block_rows(int64_t band_rows);
 
 }  // namespace tessera::relayout

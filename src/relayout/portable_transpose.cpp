@@ -5,7 +5,6 @@
 // This file is included once per target by hwy/foreach_target.h.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "relayout/portable_transpose.cpp"
-#include <hwy/cache_control.h>
 #include <hwy/foreach_target.h>  // must come before highway.h
 #include <hwy/highway.h>
 

@@ -5,8 +5,6 @@
 // returning false could not handle the request (shape); the caller's scalar loop takes over.
 #pragma once
 
-#include <hwy/cache_control.h>
-
 #include <cstddef>
 #include <cstdint>
 #include <cstring>

@@ -97,17 +97,11 @@ void block_transpose(const StridedBox& box, int64_t source_group, int64_t destin
   const StridedAxis& band = box.axes[6];
   const int64_t groups = 16 / a.count;
   const int64_t tile_lines = a.count * a.source_stride * 4 / 64;  // contiguous source tile
-  // Rows of tiles per block. Fortran-order destinations (the realigned blocks below) take 64
-  // source rows on AMD Zen 4, where 32 left them well behind the rest: T(8,128) -> Fortran order
-  // 16 bytes into a line, 1 thread, same-process medians (BENCHMARKS.md, "Issue 13: prefetches
-  // into the L2"): f32[8192,8192] 13.3 -> 16.2 GB/s, f32[16384,16384] 11.8 -> 14.2 (128 rows:
-  // 15.8, 12.9). T(8,128) -> transposed keeps 32 there (64 rows: 0.65-0.71 of BM_Copy, against
-  // 0.87-0.95), as do other hosts (Zen 5 above).
+  // Rows of tiles per block; Fortran-order destinations (the realigned blocks below) may take
+  // more on some hosts (host_profile.h).
   const int64_t share = std::clamp<int64_t>(transpose_band_rows() / 16, 1, band.count);
   const int64_t realigned_share =
-      is_amd_zen4()
-          ? std::clamp<int64_t>(std::max<int64_t>(64, transpose_band_rows()) / 16, 1, band.count)
-          : share;
+      std::clamp<int64_t>(realigned_block_rows(transpose_band_rows()) / 16, 1, band.count);
   const int64_t lines_per_call = std::max<int64_t>(1, groups * tile_lines / sweep.count);
   // Destination rows that all start the same whole number of elements into a line (NumPy's
   // Fortran-order arrays, 16 bytes in): RealignedBand writes them in whole lines, each band of a
