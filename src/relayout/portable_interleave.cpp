@@ -197,12 +197,59 @@ HWY_INLINE void DeinterleaveSpan(D d, const uint8_t* source, size_t begin, size_
   }
 }
 
-// Plain stores, not streaming ones: with non-temporal stores to 2 or 4 rows at a time this ran
-// at 8.0 GB/s (bf16) and 5.9 GB/s (s8) instead of 12.1 and 9.6, on 1 GiB as on 64 MiB (1 thread,
-// AMD EPYC Zen 3; 2 threads 13.9 -> 16.0 and 10.8 -> 14.8).
+// Streamed destination rows, 64 bytes of each at a time: the kRows rows' lines are loaded
+// through LoadInterleaved2/4 a vector at a time and each row's line is then stored whole, back to
+// back. Non-temporal parts of a line stored apart evict partial lines: storing each vector of the
+// 2 or 4 rows as it came ran at 8.0 GB/s (bf16) and 5.9 (s8) against 12.1 and 9.6 with plain
+// stores (1 thread, AMD EPYC Zen 3). Whole lines, AMD EPYC Zen 4, 1 thread, 64 MiB, ratio to a
+// streaming copy, medians of 5-9, plain stores -> whole streamed lines (BENCHMARKS.md, "Issue
+// 13: unpacking in whole lines"): T(8,128)(2,1) -> bf16[4096,8192] 0.52 -> 0.99-1.08,
+// T(32,128)(4,1) -> s8[8192,8192] 0.42 -> 0.91-0.96; at 1 GiB 0.64 -> 1.04 and 0.46 -> 0.90-0.98.
+// Fixed-size vectors only (an array of scalable vectors is not C++).
+template <class D, int kRows>
+HWY_INLINE void DeinterleaveLines(D d, const uint8_t* source, size_t bytes, uint8_t* destination,
+                                  int64_t row_bytes) {
+#if HWY_HAVE_SCALABLE
+  (void)d, (void)source, (void)bytes, (void)destination, (void)row_bytes;
+#else
+  using Unit = hn::TFromD<D>;
+  const hn::Repartition<uint8_t, D> d8;
+  constexpr size_t kVectorBytes = hn::MaxLanes(decltype(d8)());
+  constexpr size_t kPerLine = 64 / kVectorBytes;  // 1 (AVX-512), 2 (AVX2) or 4 (SSE4, NEON)
+  for (size_t j = 0; j < bytes; j += 64) {
+    hn::Vec<D> v[4][kPerLine];
+    for (size_t k = 0; k < kPerLine; ++k) {
+      const auto* from = reinterpret_cast<const Unit*>(source + (j + k * kVectorBytes) * kRows);
+      if constexpr (kRows == 2) {
+        hn::LoadInterleaved2(d, from, v[0][k], v[1][k]);
+      } else {
+        hn::LoadInterleaved4(d, from, v[0][k], v[1][k], v[2][k], v[3][k]);
+      }
+    }
+    for (int i = 0; i < kRows; ++i) {
+      for (size_t k = 0; k < kPerLine; ++k) {
+        hn::Stream(hn::BitCast(d8, v[i][k]), d8, destination + i * row_bytes + j + k * kVectorBytes);
+      }
+    }
+  }
+#endif
+}
+
+// Whether DeinterleaveLines can stream this group: every destination row starts a line and holds
+// whole lines (a line shared with another group would get a plain store next to streamed ones).
+template <class D>
+bool StreamsWholeLines(const uint8_t* to, int64_t row_bytes, size_t bytes) {
+  if constexpr (HWY_HAVE_SCALABLE || hn::MaxLanes(D()) * sizeof(hn::TFromD<D>) > 64) {
+    (void)to, (void)row_bytes, (void)bytes;
+    return false;
+  } else {
+    return reinterpret_cast<uintptr_t>(to) % 64 == 0 && row_bytes % 64 == 0 && bytes % 64 == 0;
+  }
+}
+
 template <size_t kUnit, int kRows>
 void DeinterleaveGroups(const uint8_t* source, uint8_t* destination, int64_t row_bytes,
-                        size_t bytes, int64_t repeat, int64_t source_step,
+                        size_t bytes, bool streaming, int64_t repeat, int64_t source_step,
                         int64_t destination_step) {
   using Unit = hwy::UnsignedFromSize<kUnit>;
   const hn::ScalableTag<Unit> d;
@@ -212,6 +259,10 @@ void DeinterleaveGroups(const uint8_t* source, uint8_t* destination, int64_t row
   for (int64_t r = 0; r < repeat; ++r) {
     const uint8_t* from = source + r * source_step;
     uint8_t* to = destination + r * destination_step;
+    if (streaming && StreamsWholeLines<decltype(d)>(to, row_bytes, bytes)) {
+      DeinterleaveLines<decltype(d), kRows>(d, from, bytes, to, row_bytes);
+      continue;
+    }
     DeinterleaveSpan<decltype(d), kRows>(d, from, 0, whole, to, row_bytes);
     DeinterleaveSpan<decltype(d16), kRows>(d16, from, whole, vectors, to, row_bytes);
     for (size_t j = vectors; j < bytes; j += kUnit) {  // rows not a multiple of 16 bytes
@@ -302,10 +353,11 @@ bool InterleaveRows(const std::byte* source, int64_t source_row_bytes, int rows,
 
 bool DeinterleaveRows(const std::byte* source, std::byte* destination,
                       int64_t destination_row_bytes, int rows, int element_bytes, int64_t columns,
-                      int64_t repeat, int64_t source_step, int64_t destination_step) {
+                      bool streaming, int64_t repeat, int64_t source_step,
+                      int64_t destination_step) {
 #if HWY_TARGET == HWY_SCALAR
   (void)source, (void)destination, (void)destination_row_bytes, (void)rows, (void)element_bytes;
-  (void)columns, (void)repeat, (void)source_step, (void)destination_step;
+  (void)columns, (void)streaming, (void)repeat, (void)source_step, (void)destination_step;
   return false;
 #else
   // The units are loaded through pointers of their own type: they must be aligned to it (C++;
@@ -314,7 +366,7 @@ bool DeinterleaveRows(const std::byte* source, std::byte* destination,
   return ForUnitAndRows(element_bytes, rows, columns, [&](auto unit, auto row_count, size_t n) {
     DeinterleaveGroups<unit(), row_count()>(
         reinterpret_cast<const uint8_t*>(source), reinterpret_cast<uint8_t*>(destination),
-        destination_row_bytes, n, repeat, source_step, destination_step);
+        destination_row_bytes, n, streaming, repeat, source_step, destination_step);
   });
 #endif
 }
@@ -369,10 +421,11 @@ bool interleave_rows(const std::byte* source, int64_t source_row_bytes, int rows
 
 bool deinterleave_rows(const std::byte* source, std::byte* destination,
                        int64_t destination_row_bytes, int rows, int element_bytes, int64_t columns,
-                       int64_t repeat, int64_t source_step, int64_t destination_step) {
+                       bool streaming, int64_t repeat, int64_t source_step,
+                       int64_t destination_step) {
   return HWY_DYNAMIC_DISPATCH(DeinterleaveRows)(source, destination, destination_row_bytes, rows,
-                                                element_bytes, columns, repeat, source_step,
-                                                destination_step);
+                                                element_bytes, columns, streaming, repeat,
+                                                source_step, destination_step);
 }
 
 bool pack_bits_32_rows(const std::byte* source, int64_t source_row_bytes, int64_t columns,

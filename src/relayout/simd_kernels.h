@@ -177,12 +177,14 @@ bool interleave_rows(const std::byte* source, int64_t source_row_bytes, int rows
 // destination rows `destination_row_bytes` apart, `columns` elements of `element_bytes` each
 // (other unit sizes or row counts, or a source or source step not aligned to the unit: false,
 // nothing written). This unpacks XLA's
-// (2,1) and (4,1) tiles. `repeat` and the steps as for interleave_rows; always plain stores
-// (faster here than streaming ones, see portable_interleave.cpp).
+// (2,1) and (4,1) tiles. `repeat` and the steps as for interleave_rows. Non-temporal stores when
+// `streaming` and every destination row of a group starts a 64-byte line and holds whole lines
+// (each row's line then goes out whole); plain stores otherwise.
 // E.g. rows 2, source a0 b0 a1 b1 ...: row 0 = a0 a1 ..., row 1 = b0 b1 ...
 bool deinterleave_rows(const std::byte* source, std::byte* destination,
                        int64_t destination_row_bytes, int rows, int element_bytes, int64_t columns,
-                       int64_t repeat = 1, int64_t source_step = 0, int64_t destination_step = 0);
+                       bool streaming, int64_t repeat = 1, int64_t source_step = 0,
+                       int64_t destination_step = 0);
 
 // destination[j] = source[j * source_stride] (elements; negative: backwards from `source`) for
 // j < count, elements of `element_bytes`: strides -1 and 2 for 2, 4 and 8 bytes (vector Reverse,

@@ -374,7 +374,8 @@ void transpose_box(const StridedBox& box, const CopyKernel& k, const std::byte* 
   if (uses_deinterleave(box, k) && every_group(box, [&](int64_t s, int64_t d) {
         return deinterleave_rows(source + s * bytes, destination + d * bytes,
                                  pair.destination_stride * bytes, static_cast<int>(pair.count),
-                                 bytes, inner.count, next.count, next.source_stride * bytes,
+                                 bytes, inner.count, streaming, next.count,
+                                 next.source_stride * bytes,
                                  next.destination_stride * bytes);
       })) {
     return;

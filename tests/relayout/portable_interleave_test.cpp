@@ -154,9 +154,45 @@ TEST(PortableInterleave, DeinterleaveEveryUnitRowCountWidthAndAlignmentOnEveryTa
                                             << bytes << " misalign " << misalign);
             const bool done =
                 deinterleave_rows(source.data(), destination.data(), row_bytes, rows, unit,
-                                  bytes / unit, repeat, source_step, destination_step);
+                                  bytes / unit, true, repeat, source_step, destination_step);
             ASSERT_EQ(done, !scalar_target());
             expect_written(destination, done ? expected : std::vector<std::byte>{});
+          }
+        }
+      }
+    }
+  });
+}
+
+// Streamed rows that start lines and hold whole ones go out line by line (DeinterleaveLines):
+// every unit and row count, 1-8 lines per row, groups that all start a line and groups that
+// alternate with ones 32 bytes off (those take plain stores), with and without streaming.
+TEST(PortableInterleave, DeinterleaveWholeLinesOnEveryTarget) {
+  for_each_target([] {
+    for (const int unit : {1, 2, 4}) {
+      for (const int rows : {2, 4}) {
+        for (const int64_t bytes : {64, 128, 192, 256, 512}) {
+          for (const int64_t group_gap : {64, 32}) {
+            for (const bool streaming : {true, false}) {
+              const int64_t row_bytes = bytes + 64;  // a guard line between the rows
+              const int64_t repeat = 4;
+              const int64_t source_step = bytes * rows + 64;
+              const int64_t destination_step = row_bytes * rows + group_gap;
+              const std::vector<std::byte> source =
+                  pattern(static_cast<std::size_t>(source_step * repeat), 11);
+              const std::vector<std::byte> expected = deinterleaved(
+                  source, row_bytes, rows, unit, bytes, repeat, source_step, destination_step);
+              Guarded destination(expected.size(), 0);
+              SCOPED_TRACE(testing::Message() << "unit " << unit << " rows " << rows << " bytes "
+                                              << bytes << " gap " << group_gap << " streaming "
+                                              << streaming);
+              const bool done = deinterleave_rows(source.data(), destination.data(), row_bytes,
+                                                  rows, unit, bytes / unit, streaming, repeat,
+                                                  source_step, destination_step);
+              store_fence();
+              ASSERT_EQ(done, !scalar_target());
+              expect_written(destination, done ? expected : std::vector<std::byte>{});
+            }
           }
         }
       }
@@ -171,10 +207,11 @@ TEST(PortableInterleave, RefusesOtherShapesAndWritesNothing) {
     EXPECT_FALSE(interleave_rows(source.data(), 64, 3, 1, 32, destination.data(), false));
     EXPECT_FALSE(interleave_rows(source.data(), 64, 4, 8, 4, destination.data(), false));
     EXPECT_FALSE(pack_bits_32_rows(source.data(), 32, 24, destination.data(), false));
-    EXPECT_FALSE(deinterleave_rows(source.data(), destination.data(), 64, 3, 1, 32));
-    EXPECT_FALSE(deinterleave_rows(source.data(), destination.data(), 64, 2, 8, 4));
-    EXPECT_FALSE(deinterleave_rows(source.data() + 1, destination.data(), 64, 2, 2, 16));
-    EXPECT_FALSE(deinterleave_rows(source.data(), destination.data(), 64, 2, 4, 16, 2, 66, 256));
+    EXPECT_FALSE(deinterleave_rows(source.data(), destination.data(), 64, 3, 1, 32, false));
+    EXPECT_FALSE(deinterleave_rows(source.data(), destination.data(), 64, 2, 8, 4, true));
+    EXPECT_FALSE(deinterleave_rows(source.data() + 1, destination.data(), 64, 2, 2, 16, false));
+    EXPECT_FALSE(
+        deinterleave_rows(source.data(), destination.data(), 64, 2, 4, 16, true, 2, 66, 256));
     expect_written(destination, {});
   });
 }
