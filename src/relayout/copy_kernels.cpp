@@ -362,7 +362,7 @@ std::string simd_target(const StridedBox& box, const CopyKernel& k) {
     }
     case KernelKind::kPackBits:
       return box.axes[1].count % kInterleaveRowBytes == 0
-                 ? fmt::format("{} (Highway)", interleave_target())
+                 ? fmt::format("{} (Highway)", pack_bits_target())
                  : "none (scalar)";
     case KernelKind::kStrided: {
       const StridedAxis& row = box.axes[0];

@@ -11,10 +11,14 @@ namespace tessera::relayout {
 // its streaming copies and its staged f32 transpose ran faster from their AVX2 code than from
 // their AVX-512 code (EPYC family 19h model 11h, 1 thread, both in one process, medians of 7-11,
 // BENCHMARKS.md "Issue 13 on Zen 4"): a 64 MiB streaming copy 38.2-41.8 -> 42.0-46.3 GB/s,
-// f32[4096,4096] -> {0,1} 18.3 -> 22.6 GB/s. Its other kernels measured alike either way or
-// slower from AVX2 (T(8,128) -> Fortran order 19.6 -> 21.6, Fortran order -> T(8,128) 18.4 ->
-// 17.1) and keep AVX-512. 512-bit streaming stores split in two halves did not help (44.5
-// against 45.5). False on every other CPU: Zen 5 and Intel's run 512 bits at once.
+// f32[4096,4096] -> {0,1} 18.3 -> 22.6 GB/s. So did the (2,1)/(4,1) packings, by less
+// (BENCHMARKS.md, "Issue 13: unpacking in whole lines"; ratio to a streaming copy, AVX-512 ->
+// AVX2, 1 thread, medians of 5-9): bf16 -> T(8,128)(2,1) 0.82-0.88 -> 0.88-0.92, s8 ->
+// T(32,128)(4,1) 0.73-0.81 -> 0.75-0.83; their unpacking alike either way. Its other kernels
+// measured alike either way or slower from AVX2 (T(8,128) -> Fortran order 19.6 -> 21.6,
+// Fortran order -> T(8,128) 18.4 -> 17.1, pred's bit packing 1.01 -> 0.86-0.90) and keep AVX-512.
+// 512-bit streaming stores split in two halves did not help (44.5 against 45.5). False on every
+// other CPU: Zen 5 and Intel's run 512 bits at once.
 bool is_amd_zen4();
 
 // Whether those kernels run their AVX2 code: is_amd_zen4() unless switched. Read on every kernel

@@ -228,7 +228,8 @@ HWY_INLINE void DeinterleaveLines(D d, const uint8_t* source, size_t bytes, uint
     }
     for (int i = 0; i < kRows; ++i) {
       for (size_t k = 0; k < kPerLine; ++k) {
-        hn::Stream(hn::BitCast(d8, v[i][k]), d8, destination + i * row_bytes + j + k * kVectorBytes);
+        hn::Stream(hn::BitCast(d8, v[i][k]), d8,
+                   destination + i * row_bytes + j + k * kVectorBytes);
       }
     }
   }
@@ -404,6 +405,9 @@ const char* InterleaveTarget() {
 HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
+#include "relayout/dispatch_below.h"
+#include "relayout/host_profile.h"
+
 namespace tessera::relayout {
 
 HWY_EXPORT(InterleaveRows);
@@ -414,18 +418,18 @@ HWY_EXPORT(InterleaveTarget);
 bool interleave_rows(const std::byte* source, int64_t source_row_bytes, int rows, int element_bytes,
                      int64_t columns, std::byte* destination, bool streaming, int64_t repeat,
                      int64_t source_step, int64_t destination_step) {
-  return HWY_DYNAMIC_DISPATCH(InterleaveRows)(source, source_row_bytes, rows, element_bytes,
-                                              columns, destination, streaming, repeat, source_step,
-                                              destination_step);
+  return TESSERA_DISPATCH(InterleaveRows, memory_kernels_prefer_avx2())(
+      source, source_row_bytes, rows, element_bytes, columns, destination, streaming, repeat,
+      source_step, destination_step);
 }
 
 bool deinterleave_rows(const std::byte* source, std::byte* destination,
                        int64_t destination_row_bytes, int rows, int element_bytes, int64_t columns,
                        bool streaming, int64_t repeat, int64_t source_step,
                        int64_t destination_step) {
-  return HWY_DYNAMIC_DISPATCH(DeinterleaveRows)(source, destination, destination_row_bytes, rows,
-                                                element_bytes, columns, streaming, repeat,
-                                                source_step, destination_step);
+  return TESSERA_DISPATCH(DeinterleaveRows, memory_kernels_prefer_avx2())(
+      source, destination, destination_row_bytes, rows, element_bytes, columns, streaming, repeat,
+      source_step, destination_step);
 }
 
 bool pack_bits_32_rows(const std::byte* source, int64_t source_row_bytes, int64_t columns,
@@ -435,6 +439,10 @@ bool pack_bits_32_rows(const std::byte* source, int64_t source_row_bytes, int64_
 }
 
 const char* interleave_target() {
+  return TESSERA_DISPATCH(InterleaveTarget, memory_kernels_prefer_avx2())();
+}
+
+const char* pack_bits_target() {
   return HWY_DYNAMIC_DISPATCH(InterleaveTarget)();
 }
 

@@ -210,7 +210,9 @@ const char* gather_target();
 bool pack_bits_32_rows(const std::byte* source, int64_t source_row_bytes, int64_t columns,
                        std::byte* destination, bool streaming);
 
-// Highway's name of the target interleave_rows and pack_bits_32_rows run with here.
+// Highway's name of the target interleave_rows and deinterleave_rows run with here (AVX2 on hosts
+// that hold memory kernels to it, host_profile.h), and of the one pack_bits_32_rows runs with.
 const char* interleave_target();
+const char* pack_bits_target();
 
 }  // namespace tessera::relayout

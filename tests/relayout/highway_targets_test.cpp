@@ -32,7 +32,8 @@ TEST(HighwayTargets, TheRequiredTargetIsTestedAndChosenByDefault) {
   EXPECT_EQ(std::string(staged_transpose_target()), memory_kernels);
   EXPECT_EQ(std::string(transpose_target()), required);
   EXPECT_EQ(std::string(gather_target()), required);
-  EXPECT_EQ(std::string(interleave_target()), required);
+  EXPECT_EQ(std::string(interleave_target()), memory_kernels);
+  EXPECT_EQ(std::string(pack_bits_target()), required);
 }
 
 }  // namespace

@@ -48,13 +48,15 @@ TEST(HostProfile, HeldKernelsRunAvx2InPlaceOfWiderTargetsAndTheOthersTheBest) {
   EXPECT_EQ(std::string(stream_target()), "AVX2");
   EXPECT_EQ(std::string(staged_transpose_target()), "AVX2");
   EXPECT_EQ(std::string(transpose_target()), "AVX3");
-  EXPECT_EQ(std::string(interleave_target()), "AVX3");
+  EXPECT_EQ(std::string(interleave_target()), "AVX2");
+  EXPECT_EQ(std::string(pack_bits_target()), "AVX3");
   hwy::SetSupportedTargetsForTest(HWY_SSE4);  // narrower than AVX2: left alone
   EXPECT_EQ(std::string(stream_target()), "SSE4");
   hwy::SetSupportedTargetsForTest(0);
   hold_memory_kernels_to_avx2(false);
   EXPECT_EQ(std::string(stream_target()), "AVX3");
   EXPECT_EQ(std::string(staged_transpose_target()), "AVX3");
+  EXPECT_EQ(std::string(interleave_target()), "AVX3");
   hold_memory_kernels_to_avx2(before);
 }
 

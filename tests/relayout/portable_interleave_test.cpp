@@ -183,12 +183,12 @@ TEST(PortableInterleave, DeinterleaveWholeLinesOnEveryTarget) {
               const std::vector<std::byte> expected = deinterleaved(
                   source, row_bytes, rows, unit, bytes, repeat, source_step, destination_step);
               Guarded destination(expected.size(), 0);
-              SCOPED_TRACE(testing::Message() << "unit " << unit << " rows " << rows << " bytes "
-                                              << bytes << " gap " << group_gap << " streaming "
-                                              << streaming);
-              const bool done = deinterleave_rows(source.data(), destination.data(), row_bytes,
-                                                  rows, unit, bytes / unit, streaming, repeat,
-                                                  source_step, destination_step);
+              SCOPED_TRACE(testing::Message()
+                           << "unit " << unit << " rows " << rows << " bytes " << bytes << " gap "
+                           << group_gap << " streaming " << streaming);
+              const bool done =
+                  deinterleave_rows(source.data(), destination.data(), row_bytes, rows, unit,
+                                    bytes / unit, streaming, repeat, source_step, destination_step);
               store_fence();
               ASSERT_EQ(done, !scalar_target());
               expect_written(destination, done ? expected : std::vector<std::byte>{});
@@ -262,13 +262,14 @@ TEST(PortableInterleave, DescribeNamesTheSimdTarget) {
   };
   for_each_target([&] {
     EXPECT_EQ(std::string(interleave_target()), stream_target());
+    EXPECT_EQ(std::string(pack_bits_target()), stream_target());
     const std::string pairs = plan_for("bf16[256,512]{1,0}", "bf16[256,512]{1,0:T(8,128)(2,1)}");
     EXPECT_NE(pairs.find(std::string("simd ") + interleave_target() + " (Highway)"),
               std::string::npos)
         << pairs;
     const std::string bits =
         plan_for("pred[256,512]{1,0}", "pred[256,512]{1,0:T(32,128)(32,1)E(1)}");
-    EXPECT_NE(bits.find(std::string("simd ") + interleave_target() + " (Highway)"),
+    EXPECT_NE(bits.find(std::string("simd ") + pack_bits_target() + " (Highway)"),
               std::string::npos)
         << bits;
   });
