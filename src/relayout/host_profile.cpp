@@ -55,6 +55,10 @@ bool hold_memory_kernels_to_avx2(bool hold) {
   return hold_to_avx2.exchange(hold);
 }
 
+bool spread_runs_stream() {
+  return is_amd_zen4();
+}
+
 int64_t realigned_block_rows(int64_t band_rows) {
   return is_amd_zen4() ? std::max<int64_t>(64, band_rows) : band_rows;
 }

@@ -29,6 +29,17 @@ bool memory_kernels_prefer_avx2();
 // Highway target's own code (highway_targets.h), and A/B measurements in one process.
 bool hold_memory_kernels_to_avx2(bool hold);
 
+// Whether contiguous runs written over a destination larger than three quarters of the
+// last-level cache stream once each thread writes 4 MiB, even though the bytes written would fit
+// the cache (relayout_plan.cpp's rule, which holds on Zen 5). True on AMD Zen 4, where plain
+// stores spread over a BM1684 image (64 NPUs 512 KiB apart, so each run's lines share cache
+// sets with 63 others) ran far below a copy: f32[N,256,56,56] into the 32 MiB image, GB/s of
+// data, medians of 7, plain -> streamed (BENCHMARKS.md, "Issue 13: unpacking in whole lines"):
+// N = 4 (12.25 MiB), 1 thread 11.9 -> 24.9 (a streaming copy 25.6), 2 threads 22.0 -> 26.9;
+// N = 2, 1 thread 20.8 -> 27.6; below 4 MiB a thread they measured alike or plain ahead (N = 2,
+// 2 threads: 39.3 against 27.4).
+bool spread_runs_stream();
+
 // Source rows per block of the transposes into destinations whose rows all start inside a line
 // (NumPy's Fortran-order arrays: transpose_box.cpp's realigned blocks), given the target's
 // `band_rows` (transpose_band_rows()): at least 64 on Zen 4, where 32 left them well behind the

@@ -14,6 +14,7 @@
 #include "relayout/common_refinement.h"
 #include "relayout/copy_kernels.h"
 #include "relayout/element_access.h"
+#include "relayout/host_profile.h"
 #include "relayout/strided_operand.h"
 #include "relayout/worker_pool.h"
 #include "tessera/error.h"
@@ -31,13 +32,15 @@ constexpr int64_t kStreamingBytes = int64_t{4} << 20;
 // image), EPYC Zen 5 (32 MiB L3), ratio to the copy: streamed 0.90 (1 thread) and 0.93 (2
 // threads); plain stores 1.13 and 1.91. The other kernels keep the 4 MiB rule: plain stores
 // measured slower for transposes even within the cache (BENCHMARKS.md, f32[2048,2048] on Zen 3).
-// RelayoutOptions::streaming_bytes >= 0 replaces both rules with its destination size.
+// Some hosts also stream runs spread over a destination larger than the cache
+// (host_profile.h, spread_runs_stream). RelayoutOptions::streaming_bytes >= 0 replaces these
+// rules with its destination size.
 struct Streaming {
   bool kernels = false;
   bool runs = false;
 };
 
-Streaming choose_streaming(int64_t destination_bytes, int64_t written_bytes,
+Streaming choose_streaming(int64_t destination_bytes, int64_t written_bytes, int threads,
                            const RelayoutOptions& options) {
   if (options.streaming_bytes >= 0) {
     const bool all = destination_bytes >= options.streaming_bytes;
@@ -45,7 +48,10 @@ Streaming choose_streaming(int64_t destination_bytes, int64_t written_bytes,
   }
   const bool kernels = destination_bytes >= kStreamingBytes;
   const int64_t cache = last_level_cache_bytes();
-  return {kernels, kernels && (cache <= 0 || written_bytes > cache / 4 * 3)};
+  const int64_t fits = cache / 4 * 3;
+  const bool spread = spread_runs_stream() && destination_bytes > fits &&
+                      written_bytes / std::max(threads, 1) >= kStreamingBytes;
+  return {kernels, kernels && (cache <= 0 || written_bytes > fits || spread)};
 }
 
 // Work is handed to threads in pieces of about this many destination bytes.
@@ -377,7 +383,8 @@ RelayoutPlan build_plan(const IndexMap& source, const DigitForm* source_form,
   if (boxes) {
     int64_t written = 0;
     for (const StridedBox& box : *boxes) written += box.elements() * db / 8;
-    const Streaming streaming = choose_streaming(destination.size_bytes(), written, options);
+    const Streaming streaming =
+        choose_streaming(destination.size_bytes(), written, p->threads, options);
     for (std::size_t i = 0; i < boxes->size(); ++i) {
       if (auto rest = split_off_unpaired_tiles((*boxes)[i], sb, db, streaming.kernels)) {
         boxes->insert(boxes->begin() + static_cast<std::ptrdiff_t>(i) + 1, std::move(*rest));

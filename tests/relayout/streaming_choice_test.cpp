@@ -6,16 +6,18 @@
 #include <string>
 
 #include "relayout/cache_size.h"
+#include "relayout/host_profile.h"
 #include "tessera/relayout/layout_operand.h"
 #include "tessera/relayout/relayout_plan.h"
 
 namespace tessera::relayout {
 namespace {
 
-std::string describe(const std::string& from, const std::string& to, RelayoutOptions options) {
+std::string describe(const std::string& from, const std::string& to, RelayoutOptions options,
+                     int threads = 1) {
   const LayoutOperand source = parse_layout_operand(from);
   const LayoutOperand destination = parse_layout_operand(to);
-  options.threads = 1;
+  options.threads = threads;
   return plan(*source.map, *destination.map, options).describe();
 }
 
@@ -40,6 +42,26 @@ TEST(StreamingChoice, RunsStreamOnlyPastThreeQuartersOfTheLastLevelCache) {
   const int64_t past = fits + 8;
   EXPECT_FALSE(streams(rows_into_tiles(fits))) << cache;
   EXPECT_TRUE(streams(rows_into_tiles(past))) << cache;
+}
+
+// 8 MiB of f32[2,256,64,64] channels, 4 per NPU, into the local memory image of a made-up
+// 64-NPU device at least twice the last-level cache: whole-line runs 1 MiB or more apart.
+std::string channels_into_image(int threads) {
+  int64_t npu_bytes = int64_t{1} << 20;
+  while (64 * npu_bytes < 2 * last_level_cache_bytes()) npu_bytes *= 2;
+  return describe("f32[2,256,64,64]{3,2,1,0}",
+                  "npu:npus=64,lmem=" + std::to_string(npu_bytes) + ",align=64:2,256,64,64:f32:0",
+                  {}, threads);
+}
+
+TEST(StreamingChoice, RunsSpreadOverMoreThanTheCacheStreamWhereTheHostSaysSo) {
+  const int64_t cache = last_level_cache_bytes();
+  const int64_t written = int64_t{8} << 20;
+  const bool past = cache <= 0 || written > cache / 4 * 3;  // the rule for every host
+  EXPECT_EQ(streams(channels_into_image(1)), past || spread_runs_stream()) << cache;
+  EXPECT_EQ(streams(channels_into_image(2)), past || spread_runs_stream()) << cache;
+  // 8/3 MiB a thread: below the 4 MiB that spread runs must write per thread.
+  EXPECT_EQ(streams(channels_into_image(3)), past) << cache;
 }
 
 TEST(StreamingChoice, TransposesStreamFromFourMebibytes) {
