@@ -375,8 +375,7 @@ void transpose_box(const StridedBox& box, const CopyKernel& k, const std::byte* 
         return deinterleave_rows(source + s * bytes, destination + d * bytes,
                                  pair.destination_stride * bytes, static_cast<int>(pair.count),
                                  bytes, inner.count, streaming, next.count,
-                                 next.source_stride * bytes,
-                                 next.destination_stride * bytes);
+                                 next.source_stride * bytes, next.destination_stride * bytes);
       })) {
     return;
   }
