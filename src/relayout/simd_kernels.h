@@ -83,8 +83,12 @@ const char* stream_target();
 // prefetcht0, 38-40 with prefetcht1/t2, 42 for a copy (32 rows: 28 -> 32). The issue's
 // benchmark, same binary (BENCHMARKS.md, "Issue 13: prefetches into the L2"): f32_transpose
 // 0.48-0.55 -> 0.68-0.71 of BM_Copy, T(8,128) -> transposed 0.54-0.56 -> 0.80-0.86. The
-// packings, which ask for the next 2-4 rows, measured alike either way and keep hwy::Prefetch.
-inline void prefetch_to_l2(uintptr_t address) {
+// 4-row packings use it too (portable_interleave.cpp).
+// Always inlined: GCC takes a function whose only statement is a prefetch for one without side
+// effects, and where it did not inline it (Highway's per-target code in
+// portable_interleave.cpp) it deleted the calls: that object held no prefetcht1 at all, so the
+// packings' first measurement of this hint measured no prefetch.
+[[gnu::always_inline]] inline void prefetch_to_l2(uintptr_t address) {
   __builtin_prefetch(reinterpret_cast<const void*>(address), 0, 2);
 }
 
