@@ -212,13 +212,15 @@ HWY_INLINE void DeinterleaveSpan(D d, const uint8_t* source, size_t begin, size_
 // streaming copy, medians of 5-9, plain stores -> whole streamed lines (BENCHMARKS.md, "Issue
 // 13: unpacking in whole lines"): T(8,128)(2,1) -> bf16[4096,8192] 0.52 -> 0.99-1.08,
 // T(32,128)(4,1) -> s8[8192,8192] 0.42 -> 0.91-0.96; at 1 GiB 0.64 -> 1.04 and 0.46 -> 0.90-0.98.
-// Fixed-size vectors only (an array of scalable vectors is not C++).
+// Only for fixed-size vectors of at most a line (kWholeLineVectors): an array of scalable vectors
+// is not C++.
+template <class D>
+constexpr bool kWholeLineVectors =
+    !HWY_HAVE_SCALABLE && hn::MaxLanes(D()) * sizeof(hn::TFromD<D>) <= 64;
+
 template <class D, int kRows>
 HWY_INLINE void DeinterleaveLines(D d, const uint8_t* source, size_t bytes, uint8_t* destination,
                                   int64_t row_bytes) {
-#if HWY_HAVE_SCALABLE
-  (void)d, (void)source, (void)bytes, (void)destination, (void)row_bytes;
-#else
   using Unit = hn::TFromD<D>;
   const hn::Repartition<uint8_t, D> d8;
   constexpr size_t kVectorBytes = hn::MaxLanes(decltype(d8)());
@@ -240,19 +242,6 @@ HWY_INLINE void DeinterleaveLines(D d, const uint8_t* source, size_t bytes, uint
       }
     }
   }
-#endif
-}
-
-// Whether DeinterleaveLines can stream this group: every destination row starts a line and holds
-// whole lines (a line shared with another group would get a plain store next to streamed ones).
-template <class D>
-bool StreamsWholeLines(const uint8_t* to, int64_t row_bytes, size_t bytes) {
-  if constexpr (HWY_HAVE_SCALABLE || hn::MaxLanes(D()) * sizeof(hn::TFromD<D>) > 64) {
-    (void)to, (void)row_bytes, (void)bytes;
-    return false;
-  } else {
-    return reinterpret_cast<uintptr_t>(to) % 64 == 0 && row_bytes % 64 == 0 && bytes % 64 == 0;
-  }
 }
 
 template <size_t kUnit, int kRows>
@@ -264,12 +253,17 @@ void DeinterleaveGroups(const uint8_t* source, uint8_t* destination, int64_t row
   const hn::FixedTag<Unit, 16 / kUnit> d16;
   const size_t whole = bytes - bytes % (hn::Lanes(d) * kUnit);
   const size_t vectors = bytes - bytes % 16;
+  // DeinterleaveLines streams a group whose rows all start a line and hold whole lines (a line
+  // shared with another group would get a plain store next to streamed ones).
+  const bool whole_lines = streaming && row_bytes % 64 == 0 && bytes % 64 == 0;
   for (int64_t r = 0; r < repeat; ++r) {
     const uint8_t* from = source + r * source_step;
     uint8_t* to = destination + r * destination_step;
-    if (streaming && StreamsWholeLines<decltype(d)>(to, row_bytes, bytes)) {
-      DeinterleaveLines<decltype(d), kRows>(d, from, bytes, to, row_bytes);
-      continue;
+    if constexpr (kWholeLineVectors<decltype(d)>) {
+      if (whole_lines && reinterpret_cast<uintptr_t>(to) % 64 == 0) {
+        DeinterleaveLines<decltype(d), kRows>(d, from, bytes, to, row_bytes);
+        continue;
+      }
     }
     DeinterleaveSpan<decltype(d), kRows>(d, from, 0, whole, to, row_bytes);
     DeinterleaveSpan<decltype(d16), kRows>(d16, from, whole, vectors, to, row_bytes);

@@ -40,6 +40,7 @@ struct Streaming {
   bool runs = false;
 };
 
+// `threads` >= 1: the plan's own count.
 Streaming choose_streaming(int64_t destination_bytes, int64_t written_bytes, int threads,
                            const RelayoutOptions& options) {
   if (options.streaming_bytes >= 0) {
@@ -50,7 +51,7 @@ Streaming choose_streaming(int64_t destination_bytes, int64_t written_bytes, int
   const int64_t cache = last_level_cache_bytes();
   const int64_t fits = cache / 4 * 3;
   const bool spread = spread_runs_stream() && destination_bytes > fits &&
-                      written_bytes / std::max(threads, 1) >= kStreamingBytes;
+                      written_bytes / threads >= kStreamingBytes;
   return {kernels, kernels && (cache <= 0 || written_bytes > fits || spread)};
 }
 
