@@ -21,6 +21,9 @@ namespace tessera::relayout {
 // other CPU: Zen 5 and Intel's run 512 bits at once.
 bool is_amd_zen4();
 
+// AMD Zen 3 or Zen 4 (x86 family 19h, with or without AVX-512).
+bool is_amd_zen3_or_zen4();
+
 // Whether those kernels run their AVX2 code: is_amd_zen4() unless switched. Read on every kernel
 // call (a relaxed atomic load).
 bool memory_kernels_prefer_avx2();
@@ -31,13 +34,15 @@ bool hold_memory_kernels_to_avx2(bool hold);
 
 // Whether contiguous runs written over a destination larger than three quarters of the
 // last-level cache stream once each thread writes 4 MiB, even though the bytes written would fit
-// the cache (relayout_plan.cpp's rule, which holds on Zen 5). True on AMD Zen 4, where plain
-// stores spread over a BM1684 image (64 NPUs 512 KiB apart, so each run's lines share cache
+// the cache (relayout_plan.cpp's rule, which holds on Zen 5). True on AMD Zen 3 and Zen 4, where
+// plain stores spread over a BM1684 image (64 NPUs 512 KiB apart, so each run's lines share cache
 // sets with 63 others) ran far below a copy: f32[N,256,56,56] into the 32 MiB image, GB/s of
-// data, medians of 7, plain -> streamed (BENCHMARKS.md, "Issue 13: unpacking in whole lines"):
-// N = 4 (12.25 MiB), 1 thread 11.9 -> 24.9 (a streaming copy 25.6), 2 threads 22.0 -> 26.9;
-// N = 2, 1 thread 20.8 -> 27.6; below 4 MiB a thread they measured alike or plain ahead (N = 2,
-// 2 threads: 39.3 against 27.4).
+// data, medians of 7-9, plain -> streamed. Zen 4 (BENCHMARKS.md, "Issue 13: unpacking in whole
+// lines"): N = 4 (12.25 MiB), 1 thread 11.9 -> 24.9 (a streaming copy 25.6), 2 threads 22.0 ->
+// 26.9; N = 2, 1 thread 20.8 -> 27.6; below 4 MiB a thread they measured alike or plain ahead
+// (N = 2, 2 threads: 39.3 against 27.4). Zen 3 (EPYC family 19h model 1, BENCHMARKS.md, "Issue
+// 13 on Zen 3 again"): N = 4, 1 thread 7.6-8.5 -> 10.3-13.5 (a streaming copy 12.0-15.3),
+// 2 threads 11.1-11.8 -> 12.2-17.5.
 bool spread_runs_stream();
 
 // Source rows per block of the transposes into destinations whose rows all start inside a line

@@ -42,6 +42,19 @@ TEST(HostProfile, TheRuleHoldsExactlyOnAmdZen4) {
   EXPECT_EQ(memory_kernels_prefer_avx2(), zen4);
 }
 
+TEST(HostProfile, SpreadRunsStreamExactlyOnAmdZen3AndZen4) {
+  const std::string vendor = cpuinfo("vendor_id");
+  if (vendor.empty()) GTEST_SKIP() << "no /proc/cpuinfo vendor here";
+#if defined(__x86_64__) || defined(__i386__)
+  const bool family_19h = vendor == "AuthenticAMD" && cpuinfo("cpu family") == "25";
+#else
+  const bool family_19h = false;
+#endif
+  EXPECT_EQ(is_amd_zen3_or_zen4(), family_19h) << vendor << ", family " << cpuinfo("cpu family");
+  EXPECT_EQ(spread_runs_stream(), family_19h);
+  EXPECT_TRUE(!is_amd_zen4() || is_amd_zen3_or_zen4());
+}
+
 TEST(HostProfile, HeldKernelsRunAvx2InPlaceOfWiderTargetsAndTheOthersTheBest) {
   if ((hwy::SupportedTargets() & HWY_AVX3) == 0) GTEST_SKIP() << "no AVX-512 on this CPU";
   const bool before = hold_memory_kernels_to_avx2(true);
