@@ -72,6 +72,10 @@ bool spread_runs_stream() {
   return is_amd_zen3_or_zen4();
 }
 
+int64_t transpose_rows_here(int64_t target_rows) {
+  return is_amd_zen3_or_zen4() && !is_amd_zen4() ? 32 : target_rows;
+}
+
 int64_t realigned_block_rows(int64_t band_rows) {
   return is_amd_zen4() ? std::max<int64_t>(64, band_rows) : band_rows;
 }

@@ -45,6 +45,19 @@ bool hold_memory_kernels_to_avx2(bool hold);
 // 2 threads 11.1-11.8 -> 12.2-17.5.
 bool spread_runs_stream();
 
+// Source rows a transpose reads at a time on this host, given its SIMD target's choice
+// (portable_transpose.cpp: 128 on AVX2, 32 on AVX-512): 32 on AMD Zen 3. There, 128 rows 16 or
+// 64 KiB apart put 32 or 128 lines in each 8-way L2 set, so prefetched lines left the L2 before
+// their tiles were read; 32 rows also halve the read streams. EPYC family 19h model 1, 1 thread,
+// ratio to a streaming copy in the same process, medians of 5 over 2-4 rounds (BENCHMARKS.md,
+// "Issue 13 on Zen 3 again"), 128 -> 32 rows: f32[16384,16384] -> {0,1} 0.31-0.41 -> 0.46-0.52,
+// f32[4096,4096] -> {0,1} 0.50-0.56 -> 0.49-0.55; T(8,128) -> transposed f32[4096,4096]
+// 0.68-0.77 -> 0.75-0.83, f32[16384,16384] 0.72-0.78 -> 0.71-0.86; NumPy's Fortran order ->
+// T(8,128), f32[8192,8192] 16 bytes into a line, 0.33-0.39 -> 0.60-0.67 (C order 0.91-1.0);
+// T(8,128) -> Fortran order alike (0.39-0.51 against 0.41-0.54). 2 threads, f32[16384,16384]
+// -> {0,1}: 0.62-0.64 -> 0.74-0.84 of a 1-thread copy. 16 or 64 rows were slower (0.32-0.54).
+int64_t transpose_rows_here(int64_t target_rows);
+
 // Source rows per block of the transposes into destinations whose rows all start inside a line
 // (NumPy's Fortran-order arrays: transpose_box.cpp's realigned blocks), given the target's
 // `band_rows` (transpose_band_rows()): at least 64 on Zen 4, where 32 left them well behind the

@@ -10,6 +10,7 @@
 
 #include <cstring>
 
+#include "relayout/host_profile.h"
 #include "relayout/simd_kernels.h"
 #include "relayout/store_lanes-inl.h"
 #include "relayout/tile_rows.h"
@@ -222,7 +223,8 @@ void TransposeListed(const std::byte* const* source_rows, std::byte* const* dest
 //   with either band in each round (0.29-0.51), both drifting with the host's state. Fewer rows
 //   read at a time run closer to a sequential read there (one line from each of 64 rows in turn:
 //   15 GB/s, 16 lines from each: 32, a sequential read: 49), which outweighs the shorter writes.
-// Keyed to the vector width because that is what tells the two hosts apart; no other was measured.
+// Keyed to the vector width because that is what tells the two hosts apart; AMD Zen 3 takes 32
+// rows from its AVX2 code (host_profile.h, transpose_rows_here).
 constexpr int64_t kBandRows = HWY_MAX_BYTES >= 64 ? 32 : 128;
 
 // Source lines prefetched per group of tiles, a group ahead: 128 rows x 4 lines (32 KiB) on Zen 3,
@@ -258,12 +260,14 @@ struct LineCursor {
 // 1 thread, same-process medians against the streaming copy: 0.52 -> 0.58-0.63 of the copy
 // against the same loop calling the dispatched 16x16 kernel, an out-of-line prefetch and two
 // divisions per prefetched line.
-void StagedTransposeTiles(const std::byte* source, int64_t rows, int64_t source_row_bytes,
-                          std::byte* destination, int64_t columns, int64_t destination_row_bytes) {
+template <int64_t kRows>
+void StagedTransposeTilesIn(const std::byte* source, int64_t rows, int64_t source_row_bytes,
+                            std::byte* destination, int64_t columns,
+                            int64_t destination_row_bytes) {
   constexpr int64_t kTile = 16;
-  HWY_ALIGN std::byte stage[kTile * kBandRows * 4];
-  for (int64_t ib = 0; ib < rows; ib += kBandRows) {
-    const int64_t band = HWY_MIN(kBandRows, rows - ib);
+  HWY_ALIGN std::byte stage[kTile * kRows * 4];
+  for (int64_t ib = 0; ib < rows; ib += kRows) {
+    const int64_t band = HWY_MIN(kRows, rows - ib);
     const int64_t band_bytes = band * 4;
     const int64_t lines_per_row = HWY_MAX(1, kPrefetchGroupLines / band);
     const int64_t group_columns = lines_per_row * kTile;
@@ -289,6 +293,17 @@ void StagedTransposeTiles(const std::byte* source, int64_t rows, int64_t source_
                     band_bytes, static_cast<size_t>(band_bytes), kTile);
       }
     }
+  }
+}
+
+void StagedTransposeTiles(const std::byte* source, int64_t rows, int64_t source_row_bytes,
+                          std::byte* destination, int64_t columns, int64_t destination_row_bytes) {
+  if (transpose_rows_here(kBandRows) == 32) {
+    StagedTransposeTilesIn<32>(source, rows, source_row_bytes, destination, columns,
+                               destination_row_bytes);
+  } else {
+    StagedTransposeTilesIn<kBandRows>(source, rows, source_row_bytes, destination, columns,
+                                      destination_row_bytes);
   }
 }
 
@@ -433,7 +448,7 @@ const char* TransposeTarget() {
 }
 
 int64_t TransposeBandRows() {
-  return kBandRows;
+  return transpose_rows_here(kBandRows);
 }
 
 int64_t TransposePrefetchGroupLines() {

@@ -55,6 +55,22 @@ TEST(HostProfile, SpreadRunsStreamExactlyOnAmdZen3AndZen4) {
   EXPECT_TRUE(!is_amd_zen4() || is_amd_zen3_or_zen4());
 }
 
+TEST(HostProfile, TransposesReadThirtyTwoRowsAtATimeOnAmdZen3) {
+  const std::string vendor = cpuinfo("vendor_id");
+  if (vendor.empty()) GTEST_SKIP() << "no /proc/cpuinfo vendor here";
+  const bool avx512 = (" " + cpuinfo("flags") + " ").find(" avx512f ") != std::string::npos;
+#if defined(__x86_64__) || defined(__i386__)
+  const bool zen3 = vendor == "AuthenticAMD" && cpuinfo("cpu family") == "25" && !avx512;
+#else
+  const bool zen3 = false;
+#endif
+  EXPECT_EQ(transpose_rows_here(128), zen3 ? 32 : 128);
+  EXPECT_EQ(transpose_rows_here(32), 32);
+  if (zen3) {
+    EXPECT_EQ(transpose_band_rows(), 32);
+  }
+}
+
 TEST(HostProfile, HeldKernelsRunAvx2InPlaceOfWiderTargetsAndTheOthersTheBest) {
   if ((hwy::SupportedTargets() & HWY_AVX3) == 0) GTEST_SKIP() << "no AVX-512 on this CPU";
   const bool before = hold_memory_kernels_to_avx2(true);
