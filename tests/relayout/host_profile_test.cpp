@@ -58,8 +58,8 @@ TEST(HostProfile, SpreadRunsStreamExactlyOnAmdZen3AndZen4) {
 TEST(HostProfile, TransposesReadThirtyTwoRowsAtATimeOnAmdZen3) {
   const std::string vendor = cpuinfo("vendor_id");
   if (vendor.empty()) GTEST_SKIP() << "no /proc/cpuinfo vendor here";
-  const bool avx512 = (" " + cpuinfo("flags") + " ").find(" avx512f ") != std::string::npos;
 #if defined(__x86_64__) || defined(__i386__)
+  const bool avx512 = (" " + cpuinfo("flags") + " ").find(" avx512f ") != std::string::npos;
   const bool zen3 = vendor == "AuthenticAMD" && cpuinfo("cpu family") == "25" && !avx512;
 #else
   const bool zen3 = false;
