@@ -15,7 +15,7 @@ namespace {
 // Family 19h is Zen 3 and Zen 4; of the two only Zen 4 has AVX-512 (cpuid leaf 7, EBX bit 16).
 // The family is the base family plus the extended family when the base is 0xF (AMD's manuals).
 struct AmdFamily19h {
-  bool zen3_or_zen4 = false;
+  bool zen3 = false;
   bool zen4 = false;
 };
 
@@ -33,7 +33,7 @@ AmdFamily19h read_amd_family_19h() {
   const unsigned family = base == 0xF ? base + ((a >> 20) & 0xFF) : base;
   __get_cpuid_count(7, 0, &a, &b, &c, &d);
   const bool avx512f = (b >> 16) & 1;
-  return {family == 0x19, family == 0x19 && avx512f};
+  return {family == 0x19 && !avx512f, family == 0x19 && avx512f};
 #else
   return {};
 #endif
@@ -51,7 +51,7 @@ bool is_amd_zen4() {
 }
 
 bool is_amd_zen3_or_zen4() {
-  return amd_family_19h().zen3_or_zen4;
+  return amd_family_19h().zen3 || amd_family_19h().zen4;
 }
 
 namespace {
@@ -73,7 +73,7 @@ bool spread_runs_stream() {
 }
 
 int64_t transpose_rows_here(int64_t target_rows) {
-  return is_amd_zen3_or_zen4() && !is_amd_zen4() ? 32 : target_rows;
+  return amd_family_19h().zen3 ? kZen3TransposeRows : target_rows;
 }
 
 int64_t realigned_block_rows(int64_t band_rows) {

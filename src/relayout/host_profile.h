@@ -57,6 +57,7 @@ bool spread_runs_stream();
 // T(8,128) -> Fortran order alike (0.39-0.51 against 0.41-0.54). 2 threads, f32[16384,16384]
 // -> {0,1}: 0.62-0.64 -> 0.74-0.84 of a 1-thread copy. 16 or 64 rows were slower (0.32-0.54).
 int64_t transpose_rows_here(int64_t target_rows);
+inline constexpr int64_t kZen3TransposeRows = 32;  // the kernels instantiate their band for it
 
 // Source rows per block of the transposes into destinations whose rows all start inside a line
 // (NumPy's Fortran-order arrays: transpose_box.cpp's realigned blocks), given the target's

@@ -298,9 +298,9 @@ void StagedTransposeTilesIn(const std::byte* source, int64_t rows, int64_t sourc
 
 void StagedTransposeTiles(const std::byte* source, int64_t rows, int64_t source_row_bytes,
                           std::byte* destination, int64_t columns, int64_t destination_row_bytes) {
-  if (transpose_rows_here(kBandRows) == 32) {
-    StagedTransposeTilesIn<32>(source, rows, source_row_bytes, destination, columns,
-                               destination_row_bytes);
+  if (transpose_rows_here(kBandRows) == kZen3TransposeRows) {
+    StagedTransposeTilesIn<kZen3TransposeRows>(source, rows, source_row_bytes, destination, columns,
+                                               destination_row_bytes);
   } else {
     StagedTransposeTilesIn<kBandRows>(source, rows, source_row_bytes, destination, columns,
                                       destination_row_bytes);

@@ -26,30 +26,38 @@ std::string cpuinfo(const std::string& key) {
   return "";
 }
 
+// What /proc/cpuinfo says of an x86 AMD family 19h host (Zen 3 without AVX-512, Zen 4 with):
+// never on other architectures, even where /proc/cpuinfo describes an AMD host (qemu-user passes
+// the host's through, scripts/test_aarch64.sh).
+struct Family19h {
+  bool zen3 = false;
+  bool zen4 = false;
+};
+
+Family19h family_19h_from_cpuinfo() {
+#if defined(__x86_64__) || defined(__i386__)
+  if (cpuinfo("vendor_id") != "AuthenticAMD" || cpuinfo("cpu family") != "25") return {};
+  const bool avx512 = (" " + cpuinfo("flags") + " ").find(" avx512f ") != std::string::npos;
+  return {!avx512, avx512};
+#else
+  return {};
+#endif
+}
+
 TEST(HostProfile, TheRuleHoldsExactlyOnAmdZen4) {
   const std::string vendor = cpuinfo("vendor_id");
   if (vendor.empty()) GTEST_SKIP() << "no /proc/cpuinfo vendor here";
-  const bool avx512 = (" " + cpuinfo("flags") + " ").find(" avx512f ") != std::string::npos;
-#if defined(__x86_64__) || defined(__i386__)
-  const bool zen4 = vendor == "AuthenticAMD" && cpuinfo("cpu family") == "25" && avx512;
-#else
-  // An x86 rule: never on other architectures, even where /proc/cpuinfo describes an AMD host
-  // (qemu-user passes the host's through, scripts/test_aarch64.sh).
-  const bool zen4 = false;
-#endif
-  EXPECT_EQ(is_amd_zen4(), zen4) << vendor << ", family " << cpuinfo("cpu family") << ", avx512f "
-                                 << avx512;
+  const bool zen4 = family_19h_from_cpuinfo().zen4;
+  EXPECT_EQ(is_amd_zen4(), zen4) << vendor << ", family " << cpuinfo("cpu family") << ", flags "
+                                 << cpuinfo("flags");
   EXPECT_EQ(memory_kernels_prefer_avx2(), zen4);
 }
 
 TEST(HostProfile, SpreadRunsStreamExactlyOnAmdZen3AndZen4) {
   const std::string vendor = cpuinfo("vendor_id");
   if (vendor.empty()) GTEST_SKIP() << "no /proc/cpuinfo vendor here";
-#if defined(__x86_64__) || defined(__i386__)
-  const bool family_19h = vendor == "AuthenticAMD" && cpuinfo("cpu family") == "25";
-#else
-  const bool family_19h = false;
-#endif
+  const Family19h host = family_19h_from_cpuinfo();
+  const bool family_19h = host.zen3 || host.zen4;
   EXPECT_EQ(is_amd_zen3_or_zen4(), family_19h) << vendor << ", family " << cpuinfo("cpu family");
   EXPECT_EQ(spread_runs_stream(), family_19h);
   EXPECT_TRUE(!is_amd_zen4() || is_amd_zen3_or_zen4());
@@ -58,12 +66,7 @@ TEST(HostProfile, SpreadRunsStreamExactlyOnAmdZen3AndZen4) {
 TEST(HostProfile, TransposesReadThirtyTwoRowsAtATimeOnAmdZen3) {
   const std::string vendor = cpuinfo("vendor_id");
   if (vendor.empty()) GTEST_SKIP() << "no /proc/cpuinfo vendor here";
-#if defined(__x86_64__) || defined(__i386__)
-  const bool avx512 = (" " + cpuinfo("flags") + " ").find(" avx512f ") != std::string::npos;
-  const bool zen3 = vendor == "AuthenticAMD" && cpuinfo("cpu family") == "25" && !avx512;
-#else
-  const bool zen3 = false;
-#endif
+  const bool zen3 = family_19h_from_cpuinfo().zen3;
   EXPECT_EQ(transpose_rows_here(128), zen3 ? 32 : 128);
   EXPECT_EQ(transpose_rows_here(32), 32);
   if (zen3) {
