@@ -103,7 +103,8 @@ void copy_contents(int from, int to, int64_t bytes, const std::string& path) {
 
 }  // namespace
 
-AtomicFile::AtomicFile(std::string destination) : destination_(std::move(destination)) {
+AtomicFile::AtomicFile(std::string destination, Temporary temporary)
+    : destination_(std::move(destination)) {
   // Through a symbolic link, replace the file it names, not the link.
   std::error_code not_a_link;
   if (std::filesystem::is_symlink(destination_, not_a_link)) {
@@ -116,10 +117,12 @@ AtomicFile::AtomicFile(std::string destination) : destination_(std::move(destina
       fail(destination_, "not a regular file (an output is replaced whole, only on success)");
   }
   const std::string directory = directory_of(destination_);
-  descriptor_ = ::open(directory.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-  if (descriptor_ >= 0) return;
-  if (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL)
-    fail(destination_, std::strerror(errno));
+  if (temporary == Temporary::kUnnamedWherePossible) {
+    descriptor_ = ::open(directory.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+    if (descriptor_ >= 0) return;
+    if (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL)
+      fail(destination_, std::strerror(errno));
+  }
   for (int attempt = 0; descriptor_ < 0; ++attempt) {
     named_temporary_ = hidden_name(destination_, attempt);
     descriptor_ = ::open(named_temporary_.c_str(), O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0600);
@@ -127,6 +130,7 @@ AtomicFile::AtomicFile(std::string destination) : destination_(std::move(destina
       fail(destination_, std::strerror(errno));
   }
   signal_slot_ = claim_slot(named_temporary_);
+  watchdog_ = TemporaryNameWatchdog(named_temporary_);
 }
 
 AtomicFile::~AtomicFile() {
@@ -134,6 +138,7 @@ AtomicFile::~AtomicFile() {
   if (descriptor_ >= 0) ::close(descriptor_);
   if (!committed_ && !named_temporary_.empty()) ::unlink(named_temporary_.c_str());
   release_slot(signal_slot_);
+  watchdog_.dismiss();
 }
 
 std::span<std::byte> AtomicFile::map(int64_t bytes) {
@@ -211,7 +216,8 @@ void AtomicFile::commit(Durability durability) {
     fail(destination_, std::strerror(errno));
   if (named_temporary_.empty()) {
     // Give the unnamed file a hidden name beside the destination, then rename that over it
-    // (linkat cannot replace an existing name).
+    // (linkat cannot replace an existing name). A SIGKILL in the microseconds between the two
+    // would leave the name; a watchdog for that window would cost a fork per output.
     const std::string self = fmt::format("/proc/self/fd/{}", descriptor_);
     for (int attempt = 0;; ++attempt) {
       named_temporary_ = hidden_name(destination_, attempt);
@@ -228,6 +234,7 @@ void AtomicFile::commit(Durability durability) {
   if (::rename(named_temporary_.c_str(), destination_.c_str()) != 0)
     fail(destination_, std::strerror(errno));
   committed_ = true;
+  watchdog_.dismiss();
   if (!on_disk) return;
   // Make the rename itself durable.
   const int directory =

@@ -3,12 +3,17 @@
 #include "tessera/io/atomic_file.h"
 
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include <chrono>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <thread>
 
 #include "tessera/error.h"
 #include "tessera/io/input_file.h"
@@ -112,6 +117,59 @@ TEST_F(AtomicFileTest, BytesWrittenAroundReleasedPagesAllArrive) {
     file.commit();
   }
   EXPECT_EQ(read(out), expected);
+  EXPECT_EQ(entries(), 1);
+}
+
+// Where a file system has no O_TMPFILE the temporary is named from the start (Temporary::kNamed
+// takes that path on any file system). A SIGKILL, which no handler sees, must still leave nothing
+// but the old output: the watchdog child unlinks the name once its parent is gone.
+TEST_F(AtomicFileTest, ANamedTemporaryIsRemovedWhenItsProcessIsKilled) {
+  const std::string out = path("out.bin");
+  write(out, "old");
+  int ready[2];
+  ASSERT_EQ(::pipe(ready), 0);
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    AtomicFile file(out, AtomicFile::Temporary::kNamed);
+    std::memset(file.map(1 << 20).data(), 'n', 1 << 20);
+    const char byte = 1;
+    (void)!::write(ready[1], &byte, 1);
+    ::pause();  // killed here, mid-conversion
+    ::_exit(1);
+  }
+  ::close(ready[1]);
+  char byte = 0;
+  ASSERT_EQ(::read(ready[0], &byte, 1), 1);
+  ::close(ready[0]);
+  EXPECT_EQ(entries(), 2);  // out.bin and the hidden temporary: the test takes the named path
+  ::kill(child, SIGKILL);
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+  // The watchdog unlinks asynchronously, within moments of its parent's death.
+  for (int tries = 0; tries < 500 && entries() != 1; ++tries)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  EXPECT_EQ(entries(), 1);
+  EXPECT_EQ(read(out), "old");
+}
+
+TEST_F(AtomicFileTest, ANamedTemporaryCommitsOrVanishesLikeAnUnnamedOne) {
+  const std::string out = path("out.bin");
+  {
+    AtomicFile file(out, AtomicFile::Temporary::kNamed);
+    file.write("first");
+    EXPECT_EQ(entries(), 1);  // only the hidden temporary so far
+  }
+  EXPECT_EQ(entries(), 0);
+  for (const char* contents : {"second", "third"}) {
+    AtomicFile file(out, AtomicFile::Temporary::kNamed);
+    file.write(contents);
+    file.commit(AtomicFile::Durability::kPageCache);
+  }
+  // The dismissed watchdogs left the committed output alone.
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_EQ(read(out), "third");
   EXPECT_EQ(entries(), 1);
 }
 

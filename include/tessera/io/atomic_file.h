@@ -2,9 +2,10 @@
 // temporary file in the destination's directory (O_TMPFILE; a hidden ".NAME.tessera-*" file where
 // the file system lacks it), flushed with fsync (unless the caller settles for the page cache)
 // and renamed over the destination only on commit(). A failed, killed (even `kill -9`) or
-// interrupted run leaves the destination as it was: the kernel drops an unnamed file when its
-// process dies, and a named fallback is removed by the destructor or, on SIGINT/SIGTERM/SIGHUP, by
-// remove_temporary_files_on_signals()'s handler.
+// interrupted run leaves the destination as it was, and no temporary beside it: the kernel drops an
+// unnamed file when its process dies; a named fallback is removed by the destructor, on
+// SIGINT/SIGTERM/SIGHUP by remove_temporary_files_on_signals()'s handler, and after a SIGKILL by a
+// TemporaryNameWatchdog (a child process that outlives its parent only to unlink the name).
 //
 //   io::AtomicFile out("weights.tiled");
 //   std::span<std::byte> bytes = out.map(1 << 30);  // 1 GiB, space reserved (ENOSPC here)
@@ -21,12 +22,18 @@
 #include <string>
 #include <string_view>
 
+#include "tessera/io/temporary_name_watchdog.h"
+
 namespace tessera::io {
 
 class AtomicFile {
  public:
+  // kUnnamedWherePossible: O_TMPFILE, a hidden name only where the file system lacks it. kNamed:
+  // the hidden name from the start (the fallback's path, for tests on any file system).
+  enum class Temporary { kUnnamedWherePossible, kNamed };
   // Creates the temporary file beside `destination`. Throws Error(kIo) saying why it cannot.
-  explicit AtomicFile(std::string destination);
+  explicit AtomicFile(std::string destination,
+                      Temporary temporary = Temporary::kUnnamedWherePossible);
   ~AtomicFile();  // without commit(): discards everything, the destination is untouched
   AtomicFile(const AtomicFile&) = delete;
   AtomicFile& operator=(const AtomicFile&) = delete;
@@ -61,6 +68,7 @@ class AtomicFile {
   std::string named_temporary_;  // empty while the file is unnamed (O_TMPFILE)
   int descriptor_ = -1;
   int signal_slot_ = -1;
+  TemporaryNameWatchdog watchdog_;  // for a name given at creation, which a SIGKILL would leave
   std::byte* mapping_ = nullptr;
   std::size_t mapped_bytes_ = 0;
   bool committed_ = false;
