@@ -29,18 +29,22 @@ constexpr std::byte kCanary{0x77};
 
 // A tiled f32 matrix of random values: its Fortran-order bytes and its tiles (made from the
 // row-major values by the row-major conversion), and what the tests run both ways.
+// Made once per shape (the element loop is slow under the AVX-512 emulator) and shared by every
+// thread count and offset.
 struct FortranAndTiles {
+  const char* text;
   StridedArray fortran_array;
   xla::TiledLayout tiled;
   Bytes fortran, physical;
   RelayoutOptions options;
 };
 
-FortranAndTiles fortran_and_tiles(const char* tiled_text, int threads) {
+FortranAndTiles fortran_and_tiles(const char* tiled_text) {
   const xla::Shape shape = xla::parse_shape(tiled_text);
   const int64_t rows = shape.dimensions[0];
   const int64_t columns = shape.dimensions[1];
-  FortranAndTiles c{{{rows, columns}, 32, {4, rows * 4}}, xla::TiledLayout(shape), {}, {}, {}};
+  FortranAndTiles c{
+      tiled_text, {{rows, columns}, 32, {4, rows * 4}}, xla::TiledLayout(shape), {}, {}, {}};
   std::mt19937_64 rng(static_cast<uint64_t>(rows * 7919 + columns));
   const Bytes values = testing::random_bytes(rows * columns * 4, rng);
   c.fortran.resize(values.size());
@@ -51,7 +55,6 @@ FortranAndTiles fortran_and_tiles(const char* tiled_text, int threads) {
   }
   xla::Shape row_major_shape = shape;
   row_major_shape.layout = xla::Layout::descending(2);
-  c.options.threads = threads;
   c.options.streaming_bytes = 0;  // stream whatever the size: the paths under test
   c.physical.resize(static_cast<std::size_t>(c.tiled.index_map().size_bytes()));
   plan(xla::TiledLayout(row_major_shape).index_map(), c.tiled.index_map(), c.options)
@@ -66,9 +69,15 @@ std::span<std::byte> past_a_line(Bytes& buffer, std::size_t offset, std::size_t 
 }
 
 // Tiles -> Fortran order into `offset` bytes past a line boundary; the bytes around it untouched.
-void check(const char* tiled_text, int threads, std::size_t offset) {
-  const FortranAndTiles c = fortran_and_tiles(tiled_text, threads);
-  const RelayoutPlan back = plan(c.tiled.index_map(), c.fortran_array, c.options);
+RelayoutOptions on_threads(RelayoutOptions options, int threads) {
+  options.threads = threads;
+  return options;
+}
+
+void check(const FortranAndTiles& c, int threads, std::size_t offset) {
+  const char* tiled_text = c.text;
+  const RelayoutPlan back =
+      plan(c.tiled.index_map(), c.fortran_array, on_threads(c.options, threads));
   Bytes buffer(c.fortran.size() + 128 + offset, kCanary);
   const std::span<std::byte> destination = past_a_line(buffer, offset, c.fortran.size());
   back.execute(c.physical, destination);
@@ -87,8 +96,9 @@ TEST(RealignedTranspose, EveryOffsetIntoALineOnEveryTarget) {
     // One piece of 34 bands; 2048 rows: two pieces of 64 bands, the second thread's piece
     // starting mid-column.
     for (const char* text : {"f32[544,256]{1,0:T(8,128)}", "f32[2048,256]{1,0:T(8,128)}"}) {
+      const FortranAndTiles c = fortran_and_tiles(text);
       for (const int threads : {1, 2}) {
-        for (const std::size_t offset : {4, 16, 28, 48, 60}) check(text, threads, offset);
+        for (const std::size_t offset : {4, 16, 28, 48, 60}) check(c, threads, offset);
       }
     }
   });
@@ -98,19 +108,21 @@ TEST(RealignedTranspose, EveryOffsetIntoALineOnEveryTarget) {
 // offsets that are not whole elements go through the stage; a last band of 8 rows.
 TEST(RealignedTranspose, UnevenColumnsAndOddOffsets) {
   for (const char* text : {"f32[1032,256]{1,0:T(8,128)}", "f32[2040,384]{1,0:T(8,128)}"}) {
+    const FortranAndTiles c = fortran_and_tiles(text);
     for (const int threads : {1, 2}) {
-      for (const std::size_t offset : {0, 1, 6, 16, 48}) check(text, threads, offset);
+      for (const std::size_t offset : {0, 1, 6, 16, 48}) check(c, threads, offset);
     }
   }
 }
 
 // Fortran order `offset` bytes past a line boundary -> tiles.
-void check_into_tiles(const char* tiled_text, int threads, std::size_t offset) {
-  const FortranAndTiles c = fortran_and_tiles(tiled_text, threads);
+void check_into_tiles(const FortranAndTiles& c, int threads, std::size_t offset) {
+  const char* tiled_text = c.text;
   Bytes buffer(c.fortran.size() + 64 + offset);
   const std::span<std::byte> fortran = past_a_line(buffer, offset, c.fortran.size());
   std::copy(c.fortran.begin(), c.fortran.end(), fortran.begin());
-  const RelayoutPlan in = plan(c.fortran_array, c.tiled.index_map(), c.options);
+  const RelayoutPlan in =
+      plan(c.fortran_array, c.tiled.index_map(), on_threads(c.options, threads));
   Bytes got(c.physical.size(), kCanary);
   in.execute(fortran, got);
   ASSERT_EQ(got, c.physical) << tiled_text << " threads " << threads << " offset " << offset << ": "
@@ -122,9 +134,10 @@ TEST(RealignedTranspose, SourcesStartingAnywhereInALineOnEveryTarget) {
     // 16, 48 and 2048 rows: one step, three, many; 40 rows: an 8-row tile row cut off.
     for (const char* text : {"f32[16,256]{1,0:T(8,128)}", "f32[48,384]{1,0:T(8,128)}",
                              "f32[2048,256]{1,0:T(8,128)}", "f32[40,256]{1,0:T(8,128)}"}) {
+      const FortranAndTiles c = fortran_and_tiles(text);
       for (const int threads : {1, 2}) {
         for (const std::size_t offset : {0, 4, 6, 16, 44, 60}) {
-          check_into_tiles(text, threads, offset);
+          check_into_tiles(c, threads, offset);
         }
       }
     }
