@@ -138,8 +138,7 @@ AtomicFile::~AtomicFile() {
   if (descriptor_ >= 0) ::close(descriptor_);
   if (!committed_ && !named_temporary_.empty()) ::unlink(named_temporary_.c_str());
   release_slot(signal_slot_);
-  watchdog_.dismiss();
-}
+}  // then watchdog_'s destructor dismisses it, after the unlink above
 
 std::span<std::byte> AtomicFile::map(int64_t bytes) {
   if (::ftruncate(descriptor_, static_cast<off_t>(bytes)) != 0)

@@ -68,11 +68,12 @@ std::span<std::byte> past_a_line(Bytes& buffer, std::size_t offset, std::size_t 
   return {buffer.data() + line + offset, bytes};
 }
 
-// Tiles -> Fortran order into `offset` bytes past a line boundary; the bytes around it untouched.
 RelayoutOptions on_threads(RelayoutOptions options, int threads) {
   options.threads = threads;
   return options;
 }
+
+// Tiles -> Fortran order into `offset` bytes past a line boundary; the bytes around it untouched.
 
 void check(const FortranAndTiles& c, int threads, std::size_t offset) {
   const char* tiled_text = c.text;

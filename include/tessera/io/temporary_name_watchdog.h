@@ -34,7 +34,6 @@ class TemporaryNameWatchdog {
 
   // The name has been renamed away or removed: the child exits without touching it. Idempotent.
   void dismiss();
-  bool watching() const { return child_ > 0; }
 
  private:
   int socket_ = -1;
