@@ -257,7 +257,8 @@ struct LineCursor {
 
 // Where a staged transpose puts its stage in `space` (the stage's bytes plus 4 KiB): just past the
 // 4 KiB offsets [run, run + run_bytes) of the destination runs streamed out of it. A load whose
-// address matches a pending store's in bits 0-11 waits for that store (4K aliasing), and the
+// address matches a pending store's in bits 0-11 waits for that store (4K aliasing: a false
+// dependency in AMD's Software Optimization Guide for AMD64 Processors, 25112, 5.5), and the
 // non-temporal stores of a run stay pending for long; when the destination's rows are a multiple
 // of 4 KiB apart, every run of a band has the same offsets, and a stage anywhere else in the page
 // had some of its rows read behind them. f32 transposes, 1 thread, AMD EPYC Zen 3, against a
