@@ -263,8 +263,8 @@ struct LineCursor {
 // of 4 KiB apart, every run of a band has the same offsets, and a stage anywhere else in the page
 // had some of its rows read behind them. f32 transposes, 1 thread, AMD EPYC Zen 3, against a
 // streaming copy in the same process, alternated, medians of 3-15 (BENCHMARKS.md): [1024,1024]
-// 9.2-9.7 -> 10.2-10.7 GB/s; [4096,4096] on 2 threads 0.64 -> 0.70-0.74 of the copy; on 1 thread
-// and [16384,16384] alike or faster (0.36-0.37 -> 0.38-0.45).
+// 9.2-12.4 -> 10.2-16.4 GB/s, faster in each of 8 rounds; [4096,4096] on 2 threads 0.64 ->
+// 0.70-0.74 of the copy; on 1 thread, [4096,4096] and [16384,16384] within the rounds' spread.
 inline std::byte* StageAvoiding(std::byte* space, const std::byte* run, int64_t run_bytes) {
   constexpr uintptr_t kPage = 4096;
   const uintptr_t want =
@@ -282,7 +282,7 @@ void StagedTransposeTilesIn(const std::byte* source, int64_t rows, int64_t sourc
                             std::byte* destination, int64_t columns,
                             int64_t destination_row_bytes) {
   constexpr int64_t kTile = 16;
-  HWY_ALIGN std::byte stage_space[kTile * kRows * 4 + 4096];
+  std::byte stage_space[kTile * kRows * 4 + 4096];  // StageAvoiding aligns the stage to a line
   for (int64_t ib = 0; ib < rows; ib += kRows) {
     const int64_t band = HWY_MIN(kRows, rows - ib);
     const int64_t band_bytes = band * 4;

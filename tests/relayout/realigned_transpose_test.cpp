@@ -74,7 +74,6 @@ RelayoutOptions on_threads(RelayoutOptions options, int threads) {
 }
 
 // Tiles -> Fortran order into `offset` bytes past a line boundary; the bytes around it untouched.
-
 void check(const FortranAndTiles& c, int threads, std::size_t offset) {
   const char* tiled_text = c.text;
   const RelayoutPlan back =
