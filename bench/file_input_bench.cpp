@@ -25,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_support.h"
 #include "tessera/io/input_file.h"
 #include "tessera/relayout/layout_operand.h"
 #include "tessera/relayout/relayout_plan.h"
@@ -36,10 +37,7 @@ namespace relayout = tessera::relayout;
 constexpr int64_t kGroupBytes = int64_t{32} << 20;   // as tools/cli/convert_command.cpp
 constexpr int64_t kWindowBytes = int64_t{40} << 20;  // a group plus its last piece, rounded up
 
-int bench_threads() {
-  const char* text = std::getenv("TESSERA_BENCH_THREADS");
-  return text != nullptr && std::atoi(text) > 0 ? std::atoi(text) : 2;
-}
+using tessera::bench::bench_threads;
 
 struct FileCase {
   const char* name;

@@ -24,12 +24,10 @@
 #include <string>
 #include <vector>
 
+#include "bench_support.h"
 #include "tessera/relayout/layout_operand.h"
 #include "tessera/relayout/relayout_plan.h"
 #include "tessera/relayout/streaming_copy.h"
-
-// The engine's worker pool (internal: src/ is on this target's include path).
-#include "relayout/worker_pool.h"
 
 #ifdef TESSERA_HAVE_ONEDNN
 #include <oneapi/dnnl/dnnl.hpp>
@@ -41,12 +39,12 @@
 namespace {
 
 using tessera::IndexMap;
+using tessera::bench::bench_threads;
+using tessera::bench::HugeBuffer;
+using tessera::bench::parallel_for;
+using tessera::bench::report_bytes;
+using tessera::bench::seconds_since;
 namespace relayout = tessera::relayout;
-
-int bench_threads() {
-  const char* text = std::getenv("TESSERA_BENCH_THREADS");
-  return text != nullptr && std::atoi(text) > 0 ? std::atoi(text) : 2;
-}
 
 // oneDNN sees a case as one strided array over the common refinement (dims and both strides, in
 // elements), written out by hand from the two layouts.
@@ -147,24 +145,6 @@ const RelayoutCase kCases1GiB[] = {
      {}},
 };
 
-// A huge-page backed, pre-faulted buffer (BENCHMARKING.md: first touch runs at 0.2-0.4 GB/s).
-struct HugeBuffer {
-  explicit HugeBuffer(std::size_t bytes) : size(bytes) {
-    constexpr std::size_t kHuge = std::size_t{2} << 20;
-    const std::size_t rounded = (bytes + kHuge - 1) / kHuge * kHuge;
-    data = static_cast<std::byte*>(std::aligned_alloc(kHuge, rounded));
-    if (data == nullptr) throw std::bad_alloc();
-    madvise(data, rounded, MADV_HUGEPAGE);
-    std::memset(data, 0, rounded);
-  }
-  ~HugeBuffer() { std::free(data); }
-  HugeBuffer(const HugeBuffer&) = delete;
-  HugeBuffer& operator=(const HugeBuffer&) = delete;
-  std::span<std::byte> span() const { return {data, size}; }
-  std::byte* data;
-  std::size_t size;
-};
-
 // The buffers of the case being measured; one case is held at a time.
 struct CaseData {
   explicit CaseData(const RelayoutCase& c)
@@ -198,25 +178,6 @@ CaseData& case_data(const RelayoutCase& c) {
     held = &c;
   }
   return *current;
-}
-
-// Runs body(begin, end) over [0, n) in about 64 pieces (cut at multiples of `align`) on the same
-// worker pool as the relayout engine, so that the baselines pay no more for threads than it does.
-template <class F>
-void parallel_for(int64_t n, int64_t align, F&& body) {
-  const int64_t piece = std::max<int64_t>(align, (n + 64 * align - 1) / (64 * align) * align);
-  relayout::for_each_piece(bench_threads() - 1, (n + piece - 1) / piece,
-                           [&](int64_t i) { body(i * piece, std::min(n, (i + 1) * piece)); });
-}
-
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
-// bytes_per_second from the wall-clock seconds the timed iterations took.
-void report_bytes(benchmark::State& state, int64_t bytes, double seconds) {
-  state.counters["bytes_per_second"] = benchmark::Counter(static_cast<double>(state.iterations()) *
-                                                          static_cast<double>(bytes) / seconds);
 }
 
 void BM_Copy(benchmark::State& state, const RelayoutCase* c) {
