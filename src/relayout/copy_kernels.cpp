@@ -99,7 +99,9 @@ void walk_runs_with_fewer_streams(StridedBox& box) {
     return int64_t{1};
   };
   const bool fewer = sweep(destination_order) < sweep(source_order);
-  box = fewer ? std::move(destination_order) : std::move(source_order);
+  // Copied back in place: callers hold references into box.axes (its run axis, never moved).
+  const StridedBox& chosen = fewer ? destination_order : source_order;
+  std::copy(chosen.axes.begin(), chosen.axes.end(), box.axes.begin());
 }
 
 // For 4-byte transposes whose tiles are smaller than 16x16 (A and B dividing 16): groups
@@ -222,8 +224,8 @@ CopyKernel choose_copy_kernel(StridedBox& box, int source_bits, int destination_
     const bool word = bytes == 1 || bytes == 2 || bytes == 4 || bytes == 8;
     if (inner.source_stride == 1 && inner.destination_stride == 1) {
       k.kind = KernelKind::kRuns;
-      walk_runs_with_fewer_streams(box);
       k.streaming = streaming && inner.count * bytes >= 256;  // Highway: every target streams
+      walk_runs_with_fewer_streams(box);
       return k;
     }
     if (word && inner.destination_stride == 1) {
