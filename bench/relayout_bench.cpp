@@ -13,7 +13,6 @@
 // runs on several threads, so bytes_per_second is computed here from wall-clock time (Google
 // Benchmark's own rates use the main thread's CPU time); the names stay exactly BM_<kind>/<case>.
 #include <benchmark/benchmark.h>
-#include <sys/mman.h>
 
 #include <algorithm>
 #include <chrono>

@@ -82,26 +82,25 @@ void sort_outer_by_source(StridedBox& box, std::size_t first) {
 // alike), f32[16384,16384] 0.94-1.06 -> 1.09-1.17, f32[4000,4000] 0.84-0.94 -> 0.94-1.03 (two
 // rounds of 7 alike or worse); 2 threads and the NPU images within the noise.
 void walk_runs_with_fewer_streams(StridedBox& box) {
-  const auto by = [&box](auto stride) {
-    StridedBox sorted = box;
-    std::stable_sort(sorted.axes.begin() + 1, sorted.axes.end(),
-                     [&](const StridedAxis& a, const StridedAxis& b) {
-                       return std::abs(stride(a)) < std::abs(stride(b));
-                     });
-    return sorted;
+  using Axes = std::vector<StridedAxis>;
+  const auto sorted_by = [&box](auto stride) {
+    Axes axes = box.axes;
+    std::stable_sort(axes.begin() + 1, axes.end(), [&](const StridedAxis& a, const StridedAxis& b) {
+      return std::abs(stride(a)) < std::abs(stride(b));
+    });
+    return axes;
   };
-  StridedBox source_order = by([](const StridedAxis& a) { return a.source_stride; });
-  StridedBox destination_order = by([](const StridedAxis& a) { return a.destination_stride; });
-  const auto sweep = [](const StridedBox& b) {  // runs per sweep: the next axis that repeats
-    for (std::size_t k = 1; k < b.axes.size(); ++k) {
-      if (b.axes[k].count > 1) return b.axes[k].count;
+  const auto sweep = [](const Axes& axes) {  // runs per sweep: the next axis that repeats
+    for (std::size_t k = 1; k < axes.size(); ++k) {
+      if (axes[k].count > 1) return axes[k].count;
     }
     return int64_t{1};
   };
-  const bool fewer = sweep(destination_order) < sweep(source_order);
+  const Axes by_source = sorted_by([](const StridedAxis& a) { return a.source_stride; });
+  const Axes by_destination = sorted_by([](const StridedAxis& a) { return a.destination_stride; });
+  const Axes& chosen = sweep(by_destination) < sweep(by_source) ? by_destination : by_source;
   // Copied back in place: callers hold references into box.axes (its run axis, never moved).
-  const StridedBox& chosen = fewer ? destination_order : source_order;
-  std::copy(chosen.axes.begin(), chosen.axes.end(), box.axes.begin());
+  std::copy(chosen.begin(), chosen.end(), box.axes.begin());
 }
 
 // For 4-byte transposes whose tiles are smaller than 16x16 (A and B dividing 16): groups
