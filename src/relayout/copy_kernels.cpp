@@ -60,11 +60,25 @@ void read_short_gap(const std::byte* end_of_last, const std::byte* next, int64_t
   [[maybe_unused]] volatile std::byte keep = seen;  // the loads must happen
 }
 
-void sort_outer_by_source(StridedBox& box, std::size_t first) {
-  std::stable_sort(box.axes.begin() + static_cast<std::ptrdiff_t>(first), box.axes.end(),
-                   [](const StridedAxis& x, const StridedAxis& y) {
-                     return std::abs(x.source_stride) < std::abs(y.source_stride);
+// Axes from `first` on, innermost (smallest |stride| on one side) first; stable, so ties keep
+// their order.
+template <typename Stride>
+void sort_axes_by(std::vector<StridedAxis>& axes, std::size_t first, Stride stride) {
+  std::stable_sort(axes.begin() + static_cast<std::ptrdiff_t>(first), axes.end(),
+                   [&](const StridedAxis& x, const StridedAxis& y) {
+                     return std::abs(stride(x)) < std::abs(stride(y));
                    });
+}
+
+int64_t source_stride_of(const StridedAxis& axis) {
+  return axis.source_stride;
+}
+int64_t destination_stride_of(const StridedAxis& axis) {
+  return axis.destination_stride;
+}
+
+void sort_outer_by_source(StridedBox& box, std::size_t first) {
+  sort_axes_by(box.axes, first, source_stride_of);
   std::erase_if(box.axes, [&](const StridedAxis& axis) {
     return axis.count == 1 && &axis - box.axes.data() >= static_cast<std::ptrdiff_t>(first);
   });
@@ -85,9 +99,7 @@ void walk_runs_with_fewer_streams(StridedBox& box) {
   using Axes = std::vector<StridedAxis>;
   const auto sorted_by = [&box](auto stride) {
     Axes axes = box.axes;
-    std::stable_sort(axes.begin() + 1, axes.end(), [&](const StridedAxis& a, const StridedAxis& b) {
-      return std::abs(stride(a)) < std::abs(stride(b));
-    });
+    sort_axes_by(axes, 1, stride);
     return axes;
   };
   const auto sweep = [](const Axes& axes) {  // runs per sweep: the next axis that repeats
@@ -96,8 +108,8 @@ void walk_runs_with_fewer_streams(StridedBox& box) {
     }
     return int64_t{1};
   };
-  const Axes by_source = sorted_by([](const StridedAxis& a) { return a.source_stride; });
-  const Axes by_destination = sorted_by([](const StridedAxis& a) { return a.destination_stride; });
+  const Axes by_source = sorted_by(source_stride_of);
+  const Axes by_destination = sorted_by(destination_stride_of);
   const Axes& chosen = sweep(by_destination) < sweep(by_source) ? by_destination : by_source;
   // Copied back in place: callers hold references into box.axes (its run axis, never moved).
   std::copy(chosen.begin(), chosen.end(), box.axes.begin());
