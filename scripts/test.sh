@@ -8,8 +8,10 @@ bash scripts/install_dependencies.sh
 python=$(command -v python3)
 jobs=$(nproc)
 fuzz_seconds=${TESSERA_FUZZ_SECONDS:-60}
+# Each stage's header carries the time since the start, so a CI log shows where the minutes go.
+stage() { printf '=== [%d:%02d] %s ===\n' $((SECONDS / 60)) $((SECONDS % 60)) "$*"; }
 
-echo "=== release build, warnings as errors ==="
+stage "release build, warnings as errors"
 cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release -DTESSERA_WERROR=ON \
   -DPython3_EXECUTABLE="$python" >/dev/null
 cmake --build build/release
@@ -22,13 +24,13 @@ ctest --test-dir build/release --output-on-failure -j "$jobs"
 avx512_log=build/avx512-stage.log
 avx512_pid=
 if [ "$(uname -m)" = x86_64 ]; then
-  echo "=== AVX-512 stage started in the background (output in $avx512_log, shown at the end) ==="
+  stage "AVX-512 stage started in the background (output in $avx512_log, shown at the end)"
   setsid bash scripts/test_avx512.sh >"$avx512_log" 2>&1 &
   avx512_pid=$!
   trap 'kill -- -"$avx512_pid" 2>/dev/null || true' EXIT
 fi
 
-echo "=== Python package: pip wheel ., installed in a fresh venv; its tests (XLA oracle included) ==="
+stage "Python package: pip wheel ., installed in a fresh venv; its tests (XLA oracle included)"
 # One build serves both checks: the wheel is what `pip install .` would build and install.
 # jax/jaxlib are only the tests' oracle (tests/python/test_xla_oracle.py), not a dependency.
 "$python" -c "import jax" >/dev/null 2>&1 || "$python" -m pip install -q jax jaxlib
@@ -42,7 +44,7 @@ test "$(build/python-venv/bin/tessera --version)" = "tessera $version"
 test "$(build/python-venv/bin/python -m tessera --version)" = "tessera $version"
 echo "wheel $(basename build/wheelhouse/tessera-*.whl): tessera $version"
 
-echo "=== ASan + UBSan: every test, and the parsers' fuzz targets, from one clang build ==="
+stage "ASan + UBSan: every test, and the parsers' fuzz targets, from one clang build"
 # One build for both: the library carries libFuzzer's coverage hooks (inert outside a fuzzer) and
 # the sanitizers, so the tests and the fuzz targets share its objects. It links libfmt instead of
 # compiling fmt header-only into every source, which halves its build time (it is never installed).
@@ -53,7 +55,7 @@ cmake --build build/sanitize
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --test-dir build/sanitize --output-on-failure -j "$jobs"
 
-echo "=== ThreadSanitizer: the worker pool's lock-free hand-off between threads ==="
+stage "ThreadSanitizer: the worker pool's lock-free hand-off between threads"
 # TSan cannot share a build with ASan; the pool and its test are small enough to build alone.
 # die_after_fork=0: the fork test starts threads in a child of a threaded parent on purpose.
 g++ -std=c++20 -O1 -g -fsanitize=thread -Wall -Wextra -Werror -Isrc -Iinclude \
@@ -61,7 +63,7 @@ g++ -std=c++20 -O1 -g -fsanitize=thread -Wall -Wextra -Werror -Isrc -Iinclude \
   -o build/worker_pool_tsan
 TSAN_OPTIONS=die_after_fork=0:halt_on_error=1 build/worker_pool_tsan
 
-echo "=== fuzzing every parser for ${fuzz_seconds}s each, $jobs at a time ==="
+stage "fuzzing every parser for ${fuzz_seconds}s each, $jobs at a time"
 fuzz_one() {
   local fuzzer=$1 name corpus
   name=$(basename "$fuzzer")
@@ -91,13 +93,13 @@ if ((${#failed[@]})); then
   exit 1
 fi
 
-echo "=== benchmarks build and start (smoke run, not a measurement) ==="
+stage "benchmarks build and start (smoke run, not a measurement)"
 build/release/bench/tessera_bench --benchmark_filter='BM_LinearIndexRandom/0' \
   --benchmark_min_time=0.01 >/dev/null
 build/release/bench/tessera_bench --benchmark_filter='BM_(Copy|Relayout)/f32_nchw_to_npu_aligned$' \
   --benchmark_min_time=0.01 >/dev/null
 
-echo "=== AVX-512: the relayout tests with AVX3 code required (natively, or on an emulated Skylake-X) ==="
+stage "AVX-512: the relayout tests with AVX3 code required (natively, or on an emulated Skylake-X)"
 # Natively on an AVX-512 host; elsewhere under Bochs (QEMU cannot execute AVX-512). The guest runs
 # this machine's x86-64 test binary, so non-x86 hosts skip the stage.
 if [ -n "$avx512_pid" ]; then
@@ -113,4 +115,4 @@ else
   echo "skipped: $(uname -m) is not x86-64"
 fi
 
-echo "all test stages passed"
+stage "all test stages passed"
