@@ -4,7 +4,7 @@
 set -euo pipefail
 
 apt_packages=(
-  cmake ninja-build g++ clang libclang-rt-14-dev
+  cmake ninja-build g++ clang libclang-rt-14-dev ccache
   libcli11-dev nlohmann-json3-dev libfmt-dev libgtest-dev libgmock-dev libbenchmark-dev
   libhwy-dev libdnnl-dev
   chromium  # headless browser for tests/browser (pictures rendered and screenshotted)
