@@ -9,6 +9,7 @@
 
 #include "relayout/box_walk.h"
 #include "relayout/element_access.h"
+#include "relayout/host_profile.h"
 #include "relayout/simd_kernels.h"
 #include "relayout/transpose_box.h"
 #include "tessera/relayout/streaming_copy.h"
@@ -86,16 +87,15 @@ void sort_outer_by_source(StridedBox& box, std::size_t first) {
 
 // Orders the outer axes of a box of runs for the walk. The axis right after the runs continues
 // them contiguously on one side: its runs are taken in one sweep there, and on the other side that
-// many streams are open at once. The walk follows the side that leaves the other fewer streams,
-// the source on a tie. Row-major <-> T(8,128): untiling follows the source (tiles read in turn,
-// 8 destination rows open; following the destination instead, 32 tiles open for reading, ran at
-// 0.54-0.64 of a copy against 0.87-0.97); tiling follows the destination (whole tiles written in
-// turn, 8 source rows open), where following the source (32 tiles open for writing) ran slower.
-// AMD EPYC Zen 3, 1 thread, same-process A/B, ratio to a streaming copy (BENCHMARKS.md, "Runs
-// walked with fewer streams open"): tiling f32[4096,4096] 0.88-0.99 -> 0.96-1.09 (one round of 6
-// alike), f32[16384,16384] 0.94-1.06 -> 1.09-1.17, f32[4000,4000] 0.84-0.94 -> 0.94-1.03 (two
-// rounds of 7 alike or worse); 2 threads and the NPU images within the noise.
-void walk_runs_with_fewer_streams(StridedBox& box) {
+// many streams are open at once. The walk follows the source, except on hosts where following the
+// side that leaves the other fewer streams (the source on a tie) measured faster
+// (runs_walk_fewer_streams(), host_profile.h: AMD Zen 3; Zen 5 lost a third by it). Row-major <->
+// T(8,128): untiling follows the source either way (tiles read in turn, 8 destination rows open;
+// following the destination instead, 32 tiles open for reading, ran at 0.54-0.64 of a copy on
+// Zen 3 against 0.87-0.97); tiling follows the destination on Zen 3 (whole tiles written in turn,
+// 8 source rows open) and the source elsewhere (one row read at a time, 32 tiles open for
+// writing). 2 threads and the NPU images measured within the noise either way on Zen 3.
+void order_runs_walk(StridedBox& box) {
   using Axes = std::vector<StridedAxis>;
   const auto sorted_by = [&box](auto stride) {
     Axes axes = box.axes;
@@ -110,7 +110,9 @@ void walk_runs_with_fewer_streams(StridedBox& box) {
   };
   const Axes by_source = sorted_by(source_stride_of);
   const Axes by_destination = sorted_by(destination_stride_of);
-  const Axes& chosen = sweep(by_destination) < sweep(by_source) ? by_destination : by_source;
+  const Axes& chosen = runs_walk_fewer_streams() && sweep(by_destination) < sweep(by_source)
+                           ? by_destination
+                           : by_source;
   // Copied back in place: callers hold references into box.axes (its run axis, never moved).
   std::copy(chosen.begin(), chosen.end(), box.axes.begin());
 }
@@ -236,7 +238,7 @@ CopyKernel choose_copy_kernel(StridedBox& box, int source_bits, int destination_
     if (inner.source_stride == 1 && inner.destination_stride == 1) {
       k.kind = KernelKind::kRuns;
       k.streaming = streaming && inner.count * bytes >= 256;  // Highway: every target streams
-      walk_runs_with_fewer_streams(box);
+      order_runs_walk(box);
       return k;
     }
     if (word && inner.destination_stride == 1) {

@@ -72,6 +72,10 @@ bool spread_runs_stream() {
   return is_amd_zen3_or_zen4();
 }
 
+bool runs_walk_fewer_streams() {
+  return amd_family_19h().zen3;
+}
+
 int64_t transpose_rows_here(int64_t target_rows) {
   return amd_family_19h().zen3 ? kZen3TransposeRows : target_rows;
 }

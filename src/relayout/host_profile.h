@@ -45,6 +45,19 @@ bool hold_memory_kernels_to_avx2(bool hold);
 // 2 threads 11.1-11.8 -> 12.2-17.5.
 bool spread_runs_stream();
 
+// Whether a walk over contiguous runs follows the side that leaves the other fewer streams open
+// (copy_kernels.cpp, walk_runs_with_fewer_streams) instead of the source's order: true on AMD
+// Zen 3 only. Row-major -> T(8,128) then writes whole tiles in turn with 8 source rows open, where
+// the source's order reads one row at a time with 32 tiles open for writing. Ratio to BM_Copy,
+// 1 thread, source order -> fewer streams: Zen 3 (EPYC family 19h model 1, same-process A/B,
+// BENCHMARKS.md "Runs walked with fewer streams open") f32[4096,4096] 0.88-0.99 -> 0.96-1.09,
+// f32[16384,16384] 0.94-1.06 -> 1.09-1.17; Zen 5 (EPYC family 1Ah model 2, the issue's benchmark,
+// two rounds, BENCHMARKS.md "Issue 13 on Zen 5 again") f32[4096,4096] 1.07-1.22 -> 0.73-0.75,
+// f32[16384,16384] 0.99-1.09 -> 0.67-0.70, f32[4000,4000] 1.01-1.03 -> 0.66-0.69: Zen 5 reads 8
+// streams far below one (8 rows side by side 21-28 GB/s, one 40-43, same section as above).
+// Zen 4 and other hosts keep the source's order, which they were measured with.
+bool runs_walk_fewer_streams();
+
 // Source rows a transpose reads at a time on this host, given its SIMD target's choice
 // (portable_transpose.cpp: 128 on AVX2, 32 on AVX-512): 32 on AMD Zen 3. There, 128 rows 16 or
 // 64 KiB apart put 32 or 128 lines in each 8-way L2 set, so prefetched lines left the L2 before

@@ -63,6 +63,13 @@ TEST(HostProfile, SpreadRunsStreamExactlyOnAmdZen3AndZen4) {
   EXPECT_TRUE(!is_amd_zen4() || is_amd_zen3_or_zen4());
 }
 
+TEST(HostProfile, RunsWalkWithFewerStreamsOpenExactlyOnAmdZen3) {
+  const std::string vendor = cpuinfo("vendor_id");
+  if (vendor.empty()) GTEST_SKIP() << "no /proc/cpuinfo vendor here";
+  EXPECT_EQ(runs_walk_fewer_streams(), family_19h_from_cpuinfo().zen3)
+      << vendor << ", family " << cpuinfo("cpu family");
+}
+
 TEST(HostProfile, TransposesReadThirtyTwoRowsAtATimeOnAmdZen3) {
   const std::string vendor = cpuinfo("vendor_id");
   if (vendor.empty()) GTEST_SKIP() << "no /proc/cpuinfo vendor here";
