@@ -76,6 +76,10 @@ bool runs_walk_fewer_streams() {
   return amd_family_19h().zen3;
 }
 
+bool transposes_prefetch_to_l2() {
+  return is_amd_zen3_or_zen4();
+}
+
 int64_t transpose_rows_here(int64_t target_rows) {
   return amd_family_19h().zen3 ? kZen3TransposeRows : target_rows;
 }

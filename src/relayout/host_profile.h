@@ -58,6 +58,20 @@ bool spread_runs_stream();
 // Zen 4 and other hosts keep the source's order, which they were measured with.
 bool runs_walk_fewer_streams();
 
+// Whether the transposes prefetch their next source lines into the L2 only (PrefetchInto::kL2,
+// simd_kernels.h) rather than into the L1: true on AMD Zen 3 and Zen 4. On Zen 4, L1 requests held
+// the L1's few miss buffers that the demand loads need. Harness, 1 thread, one line from each of
+// 128 rows in turn, 8 lines ahead, written out sequentially: 28 GB/s into the L1, 38-40 into the
+// L2, 42 for a copy; the issue's benchmark, same binary, ratio to BM_Copy, L1 -> L2 (BENCHMARKS.md,
+// "Issue 13: prefetches into the L2"): f32_transpose 0.48-0.55 -> 0.68-0.71, T(8,128) ->
+// transposed 0.54-0.56 -> 0.80-0.86. Zen 3 has run with the L2 hint since (not compared). Zen 5
+// wants the L1: the issue's benchmark, 1 thread, two rounds each, L2 -> L1 (BENCHMARKS.md "Issue 13
+// on Zen 5 again"): f32_transpose 0.72-0.75 -> 0.81-0.84, its 1 GiB variant 0.32-0.39 -> 0.40-0.43
+// (three rounds), T(8,128) -> transposed 0.89-0.90 -> 0.97-1.06, 1 GiB 0.87-0.88 -> 0.97-1.05;
+// and earlier there, for the staged transpose, L1 0.79 against L2 0.66-0.74 ("row gaps, fewer
+// read streams"). Other hosts keep the L1 hint the transposes were first measured with.
+bool transposes_prefetch_to_l2();
+
 // Source rows a transpose reads at a time on this host, given its SIMD target's choice
 // (portable_transpose.cpp: 128 on AVX2, 32 on AVX-512): 32 on AMD Zen 3. There, 128 rows 16 or
 // 64 KiB apart put 32 or 128 lines in each 8-way L2 set, so prefetched lines left the L2 before

@@ -234,17 +234,19 @@ constexpr int64_t kBandRows = HWY_MAX_BYTES >= 64 ? 32 : 128;
 // f32[16384,16384] 512 and 1024 lines alike (0.67-0.72 in the host's good state).
 constexpr int64_t kPrefetchGroupLines = HWY_MAX_BYTES >= 64 ? 1024 : 512;
 
-// Cache lines in address order, one Next() at a time: `lines` contiguous lines per group,
-// `groups` groups `group_bytes` apart per row, rows `row_bytes` apart, from `first`. Counters,
-// not divisions: a division per prefetched line cost more than a tile's shuffles.
+// Cache lines in address order, one Next() at a time, asked into the cache kInto names: `lines`
+// contiguous lines per group, `groups` groups `group_bytes` apart per row, rows `row_bytes` apart,
+// from `first`. Counters, not divisions: a division per prefetched line cost more than a tile's
+// shuffles.
+template <PrefetchInto kInto>
 struct LineCursor {
   uintptr_t first;  // an address, not a pointer: it may lie past the buffer (prefetches only)
   int64_t row_bytes, group_bytes, groups, lines;
   int64_t row = 0, group = 0, line = 0;
 
-  void PrefetchNext() {
-    prefetch_to_l2(first +
-                   static_cast<uintptr_t>(row * row_bytes + group * group_bytes + line * 64));
+  HWY_INLINE void PrefetchNext() {
+    prefetch_into<kInto>(first +
+                         static_cast<uintptr_t>(row * row_bytes + group * group_bytes + line * 64));
     if (++line == lines) {
       line = 0;
       if (++group == groups) {
@@ -277,7 +279,7 @@ inline std::byte* StageAvoiding(std::byte* space, const std::byte* run, int64_t 
 // 1 thread, same-process medians against the streaming copy: 0.52 -> 0.58-0.63 of the copy
 // against the same loop calling the dispatched 16x16 kernel, an out-of-line prefetch and two
 // divisions per prefetched line.
-template <int64_t kRows>
+template <int64_t kRows, PrefetchInto kInto>
 void StagedTransposeTilesIn(const std::byte* source, int64_t rows, int64_t source_row_bytes,
                             std::byte* destination, int64_t columns,
                             int64_t destination_row_bytes) {
@@ -297,7 +299,7 @@ void StagedTransposeTilesIn(const std::byte* source, int64_t rows, int64_t sourc
       const uintptr_t next_group =
           reinterpret_cast<uintptr_t>(from) +
           static_cast<uintptr_t>(g1 < columns ? g1 * 4 : band * source_row_bytes);
-      LineCursor next{next_group, source_row_bytes, 0, 1, lines_per_row};
+      LineCursor<kInto> next{next_group, source_row_bytes, 0, 1, lines_per_row};
       for (int64_t j0 = g0; j0 < g1; j0 += kTile) {
         std::byte* to = destination + j0 * destination_row_bytes + ib * 4;
         std::byte* stage = StageAvoiding(stage_space, to, band_bytes);
@@ -315,14 +317,27 @@ void StagedTransposeTilesIn(const std::byte* source, int64_t rows, int64_t sourc
   }
 }
 
+template <int64_t kRows>
+void StagedTransposeTilesWith(const std::byte* source, int64_t rows, int64_t source_row_bytes,
+                              std::byte* destination, int64_t columns,
+                              int64_t destination_row_bytes) {
+  if (transposes_prefetch_to_l2()) {
+    StagedTransposeTilesIn<kRows, PrefetchInto::kL2>(source, rows, source_row_bytes, destination,
+                                                     columns, destination_row_bytes);
+  } else {
+    StagedTransposeTilesIn<kRows, PrefetchInto::kL1>(source, rows, source_row_bytes, destination,
+                                                     columns, destination_row_bytes);
+  }
+}
+
 void StagedTransposeTiles(const std::byte* source, int64_t rows, int64_t source_row_bytes,
                           std::byte* destination, int64_t columns, int64_t destination_row_bytes) {
   if (transpose_rows_here(kBandRows) == kZen3TransposeRows) {
-    StagedTransposeTilesIn<kZen3TransposeRows>(source, rows, source_row_bytes, destination, columns,
-                                               destination_row_bytes);
+    StagedTransposeTilesWith<kZen3TransposeRows>(source, rows, source_row_bytes, destination,
+                                                 columns, destination_row_bytes);
   } else {
-    StagedTransposeTilesIn<kBandRows>(source, rows, source_row_bytes, destination, columns,
-                                      destination_row_bytes);
+    StagedTransposeTilesWith<kBandRows>(source, rows, source_row_bytes, destination, columns,
+                                        destination_row_bytes);
   }
 }
 
@@ -341,9 +356,10 @@ void StagedTransposeTiles(const std::byte* source, int64_t rows, int64_t source_
 // fell from 0.79-0.82 to 0.60-0.62 of a copy.
 constexpr int64_t kStageTiles = 16;
 
+template <PrefetchInto kInto>
 void StagedBand(const TileBlock& b, const std::byte* source, std::byte* destination,
-                LineCursor& cursor) {
-  LineCursor next = cursor;  // kept in registers, as in RealignedBand
+                LineCursor<kInto>& cursor) {
+  LineCursor<kInto> next = cursor;  // kept in registers, as in RealignedBand
   constexpr int64_t kTile = 16;
   HWY_ALIGN std::byte stage[kTile * kStageTiles * kTile * 4];
   for (int64_t r0 = 0; r0 < b.band_count; r0 += kStageTiles) {
@@ -376,10 +392,12 @@ void StagedBand(const TileBlock& b, const std::byte* source, std::byte* destinat
 // from_physical of T(8,128) into a Fortran-order f32[8192,8192] 16 bytes into a line, EPYC Zen 5,
 // 1 thread, same-process medians: staged 29.4-31.3 GB/s, realigned 41.4 (aligned destination:
 // 44.5), in pieces of 64 band steps walked down the rows (block_transpose).
+template <PrefetchInto kInto>
 void RealignedBand(const TileBlock& b, const std::byte* source, std::byte* destination, int lead,
-                   LineCursor& cursor) {
+                   LineCursor<kInto>& cursor) {
   constexpr int kTile = 16;
-  LineCursor next = cursor;  // kept in registers: through the reference, 3 loads and stores each
+  LineCursor<kInto> next =
+      cursor;  // kept in registers: through the reference, 3 loads and stores each
   // Source row m of a realigned tile, from the start of the 16-row group it ends in.
   int64_t offsets[kTile];
   for (int m = 0; m < kTile; ++m) {
@@ -414,8 +432,9 @@ void RealignedBand(const TileBlock& b, const std::byte* source, std::byte* desti
   cursor = next;
 }
 
-void TransposeBlock(const TileBlock& b) {
-  LineCursor next{b.next, b.prefetch_row, b.prefetch_group, b.groups, b.tile_lines};
+template <PrefetchInto kInto>
+void TransposeBlockWith(const TileBlock& b) {
+  LineCursor<kInto> next{b.next, b.prefetch_row, b.prefetch_group, b.groups, b.tile_lines};
   constexpr int64_t kTileRow = 16 * 4;
   if (b.realigned) {
     const int lead = static_cast<int>(reinterpret_cast<uintptr_t>(b.destination) % 64 / 4);
@@ -459,6 +478,14 @@ void TransposeBlock(const TileBlock& b) {
                                  b.destination_stride, b.destination_group},
           b.streaming);
     }
+  }
+}
+
+void TransposeBlock(const TileBlock& b) {
+  if (transposes_prefetch_to_l2()) {
+    TransposeBlockWith<PrefetchInto::kL2>(b);
+  } else {
+    TransposeBlockWith<PrefetchInto::kL1>(b);
   }
 }
 

@@ -75,21 +75,24 @@ inline bool aligned_to(const void* p, int bytes) {
 // "AVX2", "SSE4", "NEON", "SVE", ...
 const char* stream_target();
 
-// Asks for the cache line at `address` into the L2 only (x86 prefetcht1, ARM PLDL2KEEP). The
-// transposes ask for the lines of 32-128 source rows a group ahead; asked into the L1 instead
-// (prefetcht0, hwy::Prefetch), they ran far slower on AMD Zen 4, most likely because the requests
-// then hold the L1's few miss buffers that the demand loads need. Harness, 1 thread, one line
-// from each of 128 rows in turn, 8 lines ahead, written out sequentially: 28 GB/s with
-// prefetcht0, 38-40 with prefetcht1/t2, 42 for a copy (32 rows: 28 -> 32). The issue's
-// benchmark, same binary (BENCHMARKS.md, "Issue 13: prefetches into the L2"): f32_transpose
-// 0.48-0.55 -> 0.68-0.71 of BM_Copy, T(8,128) -> transposed 0.54-0.56 -> 0.80-0.86. The
-// 4-row packings use it too (portable_interleave.cpp).
+// Which cache a prefetch asks a line into (__builtin_prefetch's locality): the L1 (x86 prefetcht0,
+// ARM PLDL1KEEP; hwy::Prefetch's) or the L2 only (prefetcht1, PLDL2KEEP). The transposes ask for
+// the lines of 32-128 source rows a group ahead, into the cache their host measured faster with
+// (host_profile.h, transposes_prefetch_to_l2); the 4-row packings ask into the L2
+// (portable_interleave.cpp).
+enum class PrefetchInto : int { kL2 = 2, kL1 = 3 };
+
 // Always inlined: GCC takes a function whose only statement is a prefetch for one without side
 // effects, and where it did not inline it (Highway's per-target code in
 // portable_interleave.cpp) it deleted the calls: that object held no prefetcht1 at all, so the
 // packings' first measurement of this hint measured no prefetch.
+template <PrefetchInto kInto>
+[[gnu::always_inline]] inline void prefetch_into(uintptr_t address) {
+  __builtin_prefetch(reinterpret_cast<const void*>(address), 0, static_cast<int>(kInto));
+}
+
 [[gnu::always_inline]] inline void prefetch_to_l2(uintptr_t address) {
-  __builtin_prefetch(reinterpret_cast<const void*>(address), 0, 2);
+  prefetch_into<PrefetchInto::kL2>(address);
 }
 
 // The line at base + offset bytes, into the L2 (which may lie past the end of the buffer: a

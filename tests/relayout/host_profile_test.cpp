@@ -53,13 +53,14 @@ TEST(HostProfile, TheRuleHoldsExactlyOnAmdZen4) {
   EXPECT_EQ(memory_kernels_prefer_avx2(), zen4);
 }
 
-TEST(HostProfile, SpreadRunsStreamExactlyOnAmdZen3AndZen4) {
+TEST(HostProfile, SpreadRunsAndL2PrefetchesExactlyOnAmdZen3AndZen4) {
   const std::string vendor = cpuinfo("vendor_id");
   if (vendor.empty()) GTEST_SKIP() << "no /proc/cpuinfo vendor here";
   const Family19h host = family_19h_from_cpuinfo();
   const bool family_19h = host.zen3 || host.zen4;
   EXPECT_EQ(is_amd_zen3_or_zen4(), family_19h) << vendor << ", family " << cpuinfo("cpu family");
   EXPECT_EQ(spread_runs_stream(), family_19h);
+  EXPECT_EQ(transposes_prefetch_to_l2(), family_19h);
   EXPECT_TRUE(!is_amd_zen4() || is_amd_zen3_or_zen4());
 }
 
