@@ -96,6 +96,11 @@ void sort_outer_by_source(StridedBox& box, std::size_t first) {
 // 8 source rows open) and the source elsewhere (one row read at a time, 32 tiles open for
 // writing). 2 threads and the NPU images measured within the noise either way on Zen 3.
 void order_runs_walk(StridedBox& box) {
+  // Sorted in place from axis 1 on: the run axis, which callers hold references to, stays put.
+  if (!runs_walk_fewer_streams()) {
+    sort_axes_by(box.axes, 1, source_stride_of);
+    return;
+  }
   using Axes = std::vector<StridedAxis>;
   const auto sorted_by = [&box](auto stride) {
     Axes axes = box.axes;
@@ -110,9 +115,7 @@ void order_runs_walk(StridedBox& box) {
   };
   const Axes by_source = sorted_by(source_stride_of);
   const Axes by_destination = sorted_by(destination_stride_of);
-  const Axes& chosen = runs_walk_fewer_streams() && sweep(by_destination) < sweep(by_source)
-                           ? by_destination
-                           : by_source;
+  const Axes& chosen = sweep(by_destination) < sweep(by_source) ? by_destination : by_source;
   // Copied back in place: callers hold references into box.axes (its run axis, never moved).
   std::copy(chosen.begin(), chosen.end(), box.axes.begin());
 }

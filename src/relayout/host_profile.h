@@ -46,7 +46,7 @@ bool hold_memory_kernels_to_avx2(bool hold);
 bool spread_runs_stream();
 
 // Whether a walk over contiguous runs follows the side that leaves the other fewer streams open
-// (copy_kernels.cpp, walk_runs_with_fewer_streams) instead of the source's order: true on AMD
+// (copy_kernels.cpp, order_runs_walk) instead of the source's order: true on AMD
 // Zen 3 only. Row-major -> T(8,128) then writes whole tiles in turn with 8 source rows open, where
 // the source's order reads one row at a time with 32 tiles open for writing. Ratio to BM_Copy,
 // 1 thread, source order -> fewer streams: Zen 3 (EPYC family 19h model 1, same-process A/B,

@@ -9,6 +9,7 @@
 #include <hwy/highway.h>
 
 #include <cstring>
+#include <type_traits>
 
 #include "relayout/host_profile.h"
 #include "relayout/simd_kernels.h"
@@ -257,6 +258,18 @@ struct LineCursor {
   }
 };
 
+// Calls f with the cache this host's transposes prefetch into (host_profile.h,
+// transposes_prefetch_to_l2) as a compile-time constant, so that the loops f instantiates carry
+// no branch per prefetched line.
+template <class F>
+HWY_INLINE void WithTransposePrefetch(F&& f) {
+  if (transposes_prefetch_to_l2()) {
+    f(std::integral_constant<PrefetchInto, PrefetchInto::kL2>{});
+  } else {
+    f(std::integral_constant<PrefetchInto, PrefetchInto::kL1>{});
+  }
+}
+
 // Where a staged transpose puts its stage in `space` (the stage's bytes plus 4 KiB): just past the
 // 4 KiB offsets [run, run + run_bytes) of the destination runs streamed out of it. A load whose
 // address matches a pending store's in bits 0-11 waits for that store (4K aliasing: a false
@@ -317,28 +330,17 @@ void StagedTransposeTilesIn(const std::byte* source, int64_t rows, int64_t sourc
   }
 }
 
-template <int64_t kRows>
-void StagedTransposeTilesWith(const std::byte* source, int64_t rows, int64_t source_row_bytes,
-                              std::byte* destination, int64_t columns,
-                              int64_t destination_row_bytes) {
-  if (transposes_prefetch_to_l2()) {
-    StagedTransposeTilesIn<kRows, PrefetchInto::kL2>(source, rows, source_row_bytes, destination,
-                                                     columns, destination_row_bytes);
-  } else {
-    StagedTransposeTilesIn<kRows, PrefetchInto::kL1>(source, rows, source_row_bytes, destination,
-                                                     columns, destination_row_bytes);
-  }
-}
-
 void StagedTransposeTiles(const std::byte* source, int64_t rows, int64_t source_row_bytes,
                           std::byte* destination, int64_t columns, int64_t destination_row_bytes) {
-  if (transpose_rows_here(kBandRows) == kZen3TransposeRows) {
-    StagedTransposeTilesWith<kZen3TransposeRows>(source, rows, source_row_bytes, destination,
-                                                 columns, destination_row_bytes);
-  } else {
-    StagedTransposeTilesWith<kBandRows>(source, rows, source_row_bytes, destination, columns,
-                                        destination_row_bytes);
-  }
+  WithTransposePrefetch([&](auto into) {
+    if (transpose_rows_here(kBandRows) == kZen3TransposeRows) {
+      StagedTransposeTilesIn<kZen3TransposeRows, into.value>(
+          source, rows, source_row_bytes, destination, columns, destination_row_bytes);
+    } else {
+      StagedTransposeTilesIn<kBandRows, into.value>(source, rows, source_row_bytes, destination,
+                                                    columns, destination_row_bytes);
+    }
+  });
 }
 
 // A band of tiles that continue each other along 16 destination rows (band_destination: one
@@ -396,8 +398,8 @@ template <PrefetchInto kInto>
 void RealignedBand(const TileBlock& b, const std::byte* source, std::byte* destination, int lead,
                    LineCursor<kInto>& cursor) {
   constexpr int kTile = 16;
-  LineCursor<kInto> next =
-      cursor;  // kept in registers: through the reference, 3 loads and stores each
+  // Kept in registers: through the reference, 3 loads and stores each.
+  LineCursor<kInto> next = cursor;
   // Source row m of a realigned tile, from the start of the 16-row group it ends in.
   int64_t offsets[kTile];
   for (int m = 0; m < kTile; ++m) {
@@ -482,11 +484,7 @@ void TransposeBlockWith(const TileBlock& b) {
 }
 
 void TransposeBlock(const TileBlock& b) {
-  if (transposes_prefetch_to_l2()) {
-    TransposeBlockWith<PrefetchInto::kL2>(b);
-  } else {
-    TransposeBlockWith<PrefetchInto::kL1>(b);
-  }
+  WithTransposePrefetch([&](auto into) { TransposeBlockWith<into.value>(b); });
 }
 
 const char* TransposeTarget() {
