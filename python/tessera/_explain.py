@@ -83,8 +83,8 @@ def tpu_layout(
     *,
     pred_one_bit: bool = False,
 ) -> Layout:
-    """The layout a TPU gives an array (the target profile of tiled_layout.md, "Examples of
-    tiling formats"; README: "Target profiles"): 32-bit -> T(8,128), or (2,128)/(4,128) when the
+    """The layout a TPU gives an array (the target profile: docs/design/tiled-layouts.md,
+    "Formats in use"; docs/reference/tpu-targets.md): 32-bit -> T(8,128), or (2,128)/(4,128) when the
     second most minor dimension is 1-2/3-4; 16-bit -> (8,128)(2,1); 8-bit -> (8,128)(4,1);
     pred -> T(8,128)E(32), or (32,128)(32,1)E(1) with pred_one_bit.
 

@@ -23,7 +23,7 @@ namespace tessera::relayout {
 namespace {
 
 // Outputs at least this large are written with non-temporal stores: they would only evict the
-// caches (BENCHMARKING.md: a streaming-store copy is the ceiling here).
+// caches (docs/performance.md, "Method": a streaming-store copy is the ceiling).
 constexpr int64_t kStreamingBytes = int64_t{4} << 20;
 
 // Which kernels write with non-temporal stores. Contiguous runs stream only when what they write

@@ -15,7 +15,7 @@
 namespace tessera::relayout {
 
 // Copies `bytes` with non-temporal stores of the widest vectors this CPU has (64 bytes with
-// AVX-512, 32 with AVX2, 16 with NEON; BENCHMARKING.md: the copy ceiling).
+// AVX-512, 32 with AVX2, 16 with NEON; docs/performance.md, "Method": the copy ceiling).
 // The caller issues store_fence() before the data is read by another thread.
 void stream_copy(std::byte* destination, const std::byte* source, std::size_t bytes);
 void store_fence();

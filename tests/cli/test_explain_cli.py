@@ -8,7 +8,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-# An independent statement of the TPU profile (README, "Target profiles"): stored bits, packing.
+# An independent statement of the TPU profile (docs/reference/tpu-targets.md): stored bits, packing.
 STORED_BITS = {"f32": 32, "s32": 32, "u32": 32, "f64": 64, "s64": 64, "u64": 64, "c64": 64,
                "c128": 128, "bf16": 16, "f16": 16, "s16": 16, "u16": 16, "s8": 8, "u8": 8,
                "f8e5m2": 8, "f8e4m3fn": 8, "s4": 4, "u4": 4, "s2": 2, "u2": 2, "s1": 1, "u1": 1,

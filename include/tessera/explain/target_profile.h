@@ -1,7 +1,7 @@
 // A target profile: the tiles an accelerator picks for a shape written without tiles.
 //
 // The TPU profile is one set of rules with per-generation rows (tpu_generations.h holds the
-// table and the public XLA output each row rests on; README: "Target profiles"):
+// table and the public XLA output each row rests on; docs/reference/tpu-targets.md):
 //
 //   element class          stored bits  packing p  tiles (rank >= 2)        example
 //   32-bit (f32 s32 u32)        32          1      (R,128)                  f32[3,256] -> T(4,128)
