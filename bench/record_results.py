@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Runs the relayout benchmark as the performance page needs it and keeps the raw result:
-Google Benchmark's JSON, with the CPU, the commit, the thread count and the command in its
+Google Benchmark's JSON, with the CPU, the commit, the thread count and the command added to its
 context, written to bench/results/<date>-<cpu class>-<threads>t.json.
 
     python3 bench/record_results.py --threads 1      # then --threads 2; ~15-30 minutes each
@@ -11,6 +11,7 @@ BM_OneDNN of every case at 64 MiB and 1 GiB, random interleaving, 5 repetitions,
 """
 import argparse
 import datetime
+import json
 import os
 import pathlib
 import platform
@@ -84,13 +85,19 @@ def main() -> int:
     context = dict(facts, commit=commit + ("-dirty" if dirty else ""), threads=str(args.threads),
                    command=f"TESSERA_BENCH_THREADS={args.threads} " + " ".join(shlex.quote(c) for c in command),
                    load_before=" ".join(f"{x:.2f}" for x in os.getloadavg()))
-    context_flag = ",".join(f"{k}={v.replace(',', ';')}" for k, v in context.items())
     env = dict(os.environ, TESSERA_BENCH_THREADS=str(args.threads))
     print(context["command"], file=sys.stderr)
-    result = subprocess.run(command + [f"--benchmark_out={out}", "--benchmark_out_format=json",
-                                       f"--benchmark_context={context_flag}"], env=env)
-    print(f"wrote {out}" if result.returncode == 0 else "the benchmark failed", file=sys.stderr)
-    return result.returncode
+    result = subprocess.run(command + [f"--benchmark_out={out}", "--benchmark_out_format=json"], env=env)
+    if result.returncode != 0:
+        print("the benchmark failed", file=sys.stderr)
+        return result.returncode
+    # Google Benchmark's --benchmark_context cannot hold values with '=' or ',' (the command):
+    # the facts join its own context (date, host, caches, build type) in the file instead.
+    data = json.loads(out.read_text(encoding="utf-8"))
+    data["context"].update(context, load_after=" ".join(f"{x:.2f}" for x in os.getloadavg()))
+    out.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    print(f"wrote {out}", file=sys.stderr)
+    return 0
 
 
 if __name__ == "__main__":
