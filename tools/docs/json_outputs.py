@@ -15,8 +15,15 @@ SCHEMAS = REPO / "docs" / "reference" / "json"
 PAGE = REPO / "docs" / "reference" / "json-outputs.md"
 
 
+ORDER = ["info", "explain", "explain-npu", "npu-info", "npu-matrix", "npu-plan"]  # the page's order
+
+
 def schema_files() -> list[pathlib.Path]:
-    return sorted(SCHEMAS.glob("*.schema.json"))
+    def rank(path: pathlib.Path) -> tuple:
+        name = path.name.removesuffix(".schema.json")
+        return (ORDER.index(name) if name in ORDER else len(ORDER), name)
+
+    return sorted(SCHEMAS.glob("*.schema.json"), key=rank)
 
 
 def schema_name_for(argv: list[str]) -> str | None:
