@@ -63,6 +63,15 @@ def cpu_class(vendor: str, family: str, model: str) -> str:
     return f"{vendor.lower()}-{f}-{m}"
 
 
+def shown(command: list[str]) -> list[str]:
+    """The command as recorded: paths inside the repository relative to it."""
+    out = []
+    for word in command:
+        path = pathlib.Path(word)
+        out.append(str(path.relative_to(REPO)) if path.is_absolute() and path.is_relative_to(REPO) else word)
+    return out
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--threads", type=int, required=True, help="TESSERA_BENCH_THREADS")
@@ -83,7 +92,7 @@ def main() -> int:
     command = [args.bench, f"--benchmark_filter={args.filter}", "--benchmark_enable_random_interleaving=true",
                f"--benchmark_repetitions={args.repetitions}"]
     context = dict(facts, commit=commit + ("-dirty" if dirty else ""), threads=str(args.threads),
-                   command=f"TESSERA_BENCH_THREADS={args.threads} " + " ".join(shlex.quote(c) for c in command),
+                   command=f"TESSERA_BENCH_THREADS={args.threads} " + " ".join(shlex.quote(c) for c in shown(command)),
                    load_before=" ".join(f"{x:.2f}" for x in os.getloadavg()))
     env = dict(os.environ, TESSERA_BENCH_THREADS=str(args.threads))
     print(context["command"], file=sys.stderr)
@@ -95,6 +104,10 @@ def main() -> int:
     # the facts join its own context (date, host, caches, build type) in the file instead.
     data = json.loads(out.read_text(encoding="utf-8"))
     data["context"].update(context, load_after=" ".join(f"{x:.2f}" for x in os.getloadavg()))
+    # No path of this machine in a committed file: the executable relative to the repository.
+    executable = pathlib.Path(data["context"].get("executable", ""))
+    if executable.is_absolute() and executable.is_relative_to(REPO):
+        data["context"]["executable"] = str(executable.relative_to(REPO))
     out.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
     print(f"wrote {out}", file=sys.stderr)
     return 0

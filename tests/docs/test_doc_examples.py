@@ -27,7 +27,7 @@ def test_conventions_hold_for_the_helpers(tmp_path):
     assert doc_examples.output_matches(["error: ... column 3"], ["error: bad at column 3"])
     assert not doc_examples.output_matches(["a"], ["a", "b"])
     assert not doc_examples.output_matches(["17"], ["18"])
-    page = tmp_path / "page.md"
+    page = tmp_path / "page.markdown"
     page.write_text("<!-- not run: why -->\n```console\n$ false\n```\n\n```console\n$ echo \\\n  hi\nhi\n```\n")
     blocks = doc_examples.blocks_of(page)
     assert blocks[0].not_run == "why" and blocks[1].not_run is None

@@ -43,7 +43,9 @@ def test_every_markdown_file_named_exists():
         for number, line in enumerate(text.split("\n"), 1):
             for name in MARKDOWN_NAME.findall(line):
                 if "/" in name.strip("./"):
-                    candidates = [REPO / name.lstrip("./"), path.parent / name]
+                    # relative to the repository, to the file, or (generators, mkdocs.yml) to a page of docs/
+                    bases = [REPO, path.parent, REPO / "docs", *(d for d in (REPO / "docs").iterdir() if d.is_dir())]
+                    candidates = [REPO / name.lstrip("./")] + [base / name for base in bases]
                     if not any(c.resolve().is_file() for c in candidates):
                         missing.append(f"{path.relative_to(REPO)}:{number}: {name}")
                 elif pathlib.PurePath(name).name not in basenames:

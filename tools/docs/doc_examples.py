@@ -169,8 +169,11 @@ class Page:
             bin_dir = work / ".bin"
             bin_dir.mkdir()
             (bin_dir / "tessera").symlink_to(pathlib.Path(self.tessera).resolve())
-            (bin_dir / "python3").symlink_to(self.python)
-            for entry in ("examples", "tests", "docs", "bench", "include", "scripts"):
+            # A wrapper, not a symlink: a virtual environment's Python finds its packages through
+            # the path it was started from.
+            (bin_dir / "python3").write_text(f'#!/bin/sh\nexec "{self.python}" "$@"\n')
+            (bin_dir / "python3").chmod(0o755)
+            for entry in ("examples", "tests", "docs", "bench", "include", "scripts", "tools"):
                 if (REPO / entry).exists():
                     (work / entry).symlink_to(REPO / entry)
             env = self.environment(bin_dir)
