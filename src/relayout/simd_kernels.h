@@ -107,9 +107,8 @@ template <PrefetchInto kInto>
 // Highway code (portable_transpose.cpp) dispatched to the best target of this CPU: 4x4
 // transposes inside 128-bit blocks of 4 (SSE4, NEON, SVE), 8 (AVX2) or 16 (AVX-512) floats.
 // Each destination row gets its 64 bytes from adjacent stores, so non-temporal stores fill
-// whole lines. It replaced a hand-written AVX2 kernel, which measured the same here in the
-// staged transpose and 0-6 points of a copy ahead with direct non-temporal stores (BENCHMARKS.md,
-// "Issue 13: staged transposes"). That kernel could not use AVX-512.
+// whole lines. It replaced a hand-written AVX2 kernel that measured about the same
+// (docs/notes/2026-11-23-staged-transposes.md) and could not use AVX-512.
 void transpose_16x16_f32(const std::byte* const* source_rows, std::byte* const* destination_rows,
                          bool streaming);
 // The same with rows given by strides (bytes): source row k (< 16) at
