@@ -66,3 +66,19 @@ def test_links_of_the_readme_and_the_docs_resolve():
             elif not (page.parent / file_part).resolve().is_relative_to(REPO):
                 broken.append(f"{page.relative_to(REPO)}: {target} (outside the repository)")
     assert not broken, "broken links:\n" + "\n".join(broken)
+
+
+def test_every_page_of_the_docs_can_be_reached():
+    """Each page is in the site's navigation (mkdocs.yml) or linked from a page: a page nobody can
+    find does not help. New pages: add them to mkdocs.yml's nav (notes: to docs/notes/index.md)."""
+    docs = REPO / "docs"
+    reached = set()
+    nav = (REPO / "mkdocs.yml").read_text(encoding="utf-8")
+    reached |= {(docs / m).resolve() for m in re.findall(r":\s*([\w./-]+\.md)\s*$", nav, re.MULTILINE)}
+    for page in [REPO / "README.md", *docs.rglob("*.md")]:
+        for target in LINK.findall(page.read_text(encoding="utf-8")):
+            if not re.match(r"^[a-z]+:", target) and not target.startswith("#"):
+                reached.add((page.parent / target.split("#")[0]).resolve())
+    orphans = [str(p.relative_to(REPO)) for p in sorted(docs.rglob("*.md"))
+               if p.resolve() not in reached and p != docs / "index.md"]
+    assert not orphans, "pages no navigation entry or link leads to: " + ", ".join(orphans)
