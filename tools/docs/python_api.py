@@ -16,24 +16,36 @@ PAGE = REPO / "docs" / "reference" / "python-api.md"
 MODULES = ["tessera", "tessera.npu"]
 
 
-def stub_index(package: pathlib.Path) -> dict[str, ast.AST]:
-    """Qualified name (`Layout.parse`, `npu.Tensor`) -> its definition in the stubs or sources."""
-    index: dict[str, ast.AST] = {}
-    files = {"": [package / "_tessera" / "__init__.pyi", package / "_conversion.py",
-                  package / "_explain.py", package / "_dtypes.py"],
-             "npu.": [package / "_tessera" / "npu.pyi", package / "npu.py"]}
-    for prefix, paths in files.items():
-        for path in paths:
-            if not path.exists():
-                continue
-            for node in ast.parse(path.read_text(encoding="utf-8")).body:
-                if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
-                    index.setdefault(prefix + node.name, node)
-                    if isinstance(node, ast.ClassDef):
-                        for member in node.body:
-                            if isinstance(member, ast.FunctionDef):
-                                index.setdefault(f"{prefix}{node.name}.{member.name}", member)
+def stub_index(package: pathlib.Path) -> dict[str, dict[str, ast.AST]]:
+    """Per source (a pure-Python module, or the extension's stubs): qualified name (`Layout.parse`,
+    `Tensor`) -> its definition."""
+    files = {"_conversion": package / "_conversion.py", "_explain": package / "_explain.py",
+             "_dtypes": package / "_dtypes.py", "npu": package / "npu.py",
+             "_tessera": package / "_tessera" / "__init__.pyi", "_tessera.npu": package / "_tessera" / "npu.pyi"}
+    index: dict[str, dict[str, ast.AST]] = {}
+    for source, path in files.items():
+        definitions = index.setdefault(source, {})
+        if not path.exists():
+            continue
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+                definitions[node.name] = node
+                if isinstance(node, ast.ClassDef):
+                    for member in node.body:
+                        if isinstance(member, ast.FunctionDef):
+                            definitions.setdefault(f"{node.name}.{member.name}", member)
     return index
+
+
+def definition(index: dict[str, dict[str, ast.AST]], module_name: str, obj, name: str) -> ast.AST | None:
+    """Where `name` is defined: the pure-Python module the object comes from, else the stubs."""
+    source = getattr(obj, "__module__", "") or ""
+    source = source.removeprefix("tessera.").removeprefix("tessera")
+    stubs = "_tessera.npu" if module_name == "tessera.npu" else "_tessera"
+    for candidate in (source, stubs):
+        if candidate in index and name in index[candidate]:
+            return index[candidate][name]
+    return None
 
 
 def signature_of(name: str, node: ast.AST | None, obj) -> str:
@@ -83,7 +95,6 @@ def render() -> str:
            "`ValueError`, with the CLI's message ([failure behaviour](failure-behaviour.md)).", ""]
     for module_name in MODULES:
         module = importlib.import_module(module_name)
-        prefix = "" if module_name == "tessera" else "npu."
         out += [f"## {module_name}", ""]
         intro = inspect.cleandoc(module.__doc__ or "")
         out += doc_block(intro)
@@ -91,8 +102,7 @@ def render() -> str:
             obj = getattr(module, name)
             if inspect.ismodule(obj):
                 continue
-            qualified = prefix + name
-            node = index.get(qualified)
+            node = definition(index, module_name, obj, name)
             if inspect.isclass(obj):
                 bases = [b.__name__ for b in obj.__bases__ if b.__name__ not in ("object", "nb_object")]
                 heading = f"class {module_name}.{name}" + (f"({', '.join(bases)})" if bases else "")
@@ -102,7 +112,7 @@ def render() -> str:
                     continue
                 for member in member_names(obj, node):
                     raw = vars(obj)[member]
-                    member_node = index.get(f"{qualified}.{member}")
+                    member_node = definition(index, module_name, obj, f"{name}.{member}")
                     if is_property(member_node, raw):
                         out += [f"#### `{name}.{member}` (property)", ""]
                     else:
