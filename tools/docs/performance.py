@@ -47,6 +47,9 @@ class Run:
             if bench.get("run_type") == "iteration" and "bytes_per_second" in bench:
                 samples[bench["run_name"]].append(bench["bytes_per_second"])
         self.medians = {name: statistics.median(values) for name, values in samples.items()}
+        # The spread of the repetitions: the median over benchmarks of stdev / mean.
+        spreads = [statistics.stdev(v) / statistics.mean(v) for v in samples.values() if len(v) > 1]
+        self.spread = statistics.median(spreads) if spreads else 0.0
         self.repetitions = max((len(v) for v in samples.values()), default=0)
         self.threads = int(self.context.get("threads", 0))
         self.cpu_class = self.context.get("cpu_class", "unknown")
@@ -102,8 +105,9 @@ def describe_run(run: Run) -> str:
     c = run.context
     cpu = f"{c.get('cpu_vendor', '')} family {c.get('cpu_family', '?')} model {c.get('cpu_model', '?')}"
     return (f"`bench/results/{run.path.name}`: {run.date}, commit `{c.get('commit', '?')}`, "
-            f"{cpu}, {c.get('simd', '')}, {c.get('num_cpus', '?')} CPUs, {run.repetitions} repetitions, "
-            f"load average before {c.get('load_before', '?')}")
+            f"{cpu}, {c.get('simd', '')}, {c.get('num_cpus', '?')} CPUs, {run.repetitions} repetitions "
+            f"(typical spread {100 * run.spread:.0f}%), load average {c.get('load_before', '?')} before and "
+            f"{c.get('load_after', '?')} after")
 
 
 def generated(runs: list[Run]) -> str:
@@ -146,11 +150,12 @@ def plot(cpu_class: str, by_threads: dict[int, Run]) -> None:
         ax.axvline(1.0, color="black", linewidth=0.8)
         ax.set_title(f"{size} per array")
         ax.set_xlabel("speed / speed of a memory copy")
-        ax.invert_yaxis()
+    axes[0].invert_yaxis()  # the axes share y: inverting both would undo it
     axes[0].set_yticks(range(len(CASES)), names, fontsize=8)
-    axes[1].legend(loc="lower right", fontsize=8)
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", ncol=4, fontsize=8, frameon=False)
     fig.suptitle(f"{CLASS_NAMES.get(cpu_class, cpu_class)}: relayout speed against a copy", fontsize=11)
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, 0.05, 1, 1))
     PLOTS.mkdir(parents=True, exist_ok=True)
     fig.savefig(PLOTS / f"{cpu_class}.svg", metadata={"Date": None})
     plt.close(fig)
