@@ -44,8 +44,8 @@ def validate_command_output(command_line: str, stdout: str) -> None:
     argv = shlex.split(command_line, comments=True)
     name = schema_name_for(argv)
     if name is None:
-        raise ValueError(f"no schema in docs/reference/json/ for `{command_line}` "
-                         "(add <command>.schema.json: see docs/reference/json-outputs.md)")
+        raise ValueError(f"no schema in docs/reference/json/ for `{command_line}`: add <command>.schema.json "
+                         "(tools/docs/draft_schema.py drafts one from real outputs; describe every key)")
     schema = json.loads((SCHEMAS / f"{name}.schema.json").read_text(encoding="utf-8"))
     jsonschema.validate(json.loads(stdout), schema, cls=jsonschema.Draft202012Validator)
 
