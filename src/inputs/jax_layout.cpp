@@ -224,9 +224,9 @@ xla::Shape checked(const xla::Shape& shape, const JaxLayout& layout, std::option
   try {
     return xla::parse_shape(xla::print_shape(shape));
   } catch (const Error& e) {
-    const std::string message = fmt::format(
-        "JAX layout: {} does not fit {}: {}", field,
-        xla::print_shape(xla::Shape{shape.element_type, shape.dimensions, {}}), e.message());
+    const std::string message = fmt::format("JAX layout: {} does not fit {}[{}]: {}", field,
+                                            element_type_name(shape.element_type),
+                                            fmt::join(shape.dimensions, ","), e.message());
     if (layout.repr.empty() || !at) throw Error(e.kind(), message);
     throw Error(e.kind(), message, layout.repr, *at);
   }

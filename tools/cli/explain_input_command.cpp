@@ -10,6 +10,7 @@
 #include "tessera/inputs/input_explanation.h"
 #include "tessera/inputs/jax_layout.h"
 #include "tessera/integer_text.h"
+#include "tessera/utf8_text.h"
 #include "tessera/xla/notation.h"
 
 namespace tessera::cli {
@@ -76,9 +77,9 @@ void run_explain_input(const std::string& argument, const ExplainInputArguments&
   const inputs::InputExplanation e = inputs::explain_input(reading, options);
   if (json) {
     auto out = inputs::input_explanation_json(e);
-    out["input"] = argument;
+    out["input"] = printable_utf8(argument);
     if (!options.shards.empty()) out["shards"] = options.shards;
-    // The path is the user's bytes: replace what is not UTF-8 rather than fail on it.
+    // The path is the user's bytes: escaped like every name tessera prints.
     write_output(out.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n");
   } else {
     write_output(inputs::input_explanation_text(e, args.all ? 0 : kTopArrays));
