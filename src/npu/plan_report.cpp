@@ -145,7 +145,7 @@ std::string plan_check_summary(const PlanCheck& check) {
   add(c.overlaps, "overlapping tensor pair", "overlapping tensor pairs");
   add(c.not_placed, "auto tensor not placed", "auto tensors not placed");
   add(c.not_fitting, "tensor past the end of local memory", "tensors past the end of local memory");
-  add(c.bank_conflicts, "op pair in one bank", "op pairs in one bank");
+  add(c.bank_conflicts, "op read/write pair sharing banks", "op read/write pairs sharing banks");
   if (problems.empty()) {
     return c.empty_block_reuse > 0
                ? fmt::format("clean ({} empty-block reuse warning{})", c.empty_block_reuse,
