@@ -33,9 +33,17 @@ struct Shared {
   int64_t end = 0;    // one past the highest
 };
 
-Shared shared_bytes(const ByteRuns& a, const ByteRuns& b) {
+// `steps` counts the runs walked (the check's work budget).
+Shared shared_bytes(const ByteRuns& a, const ByteRuns& b, int64_t& steps) {
   Shared shared;
-  for (std::size_t i = 0, j = 0; i < a.size() && j < b.size();) {
+  // Runs that cannot meet (the common case in a sound plan) cost nothing to compare.
+  if (a.empty() || b.empty() || a.back().end <= b.front().begin ||
+      b.back().end <= a.front().begin) {
+    return shared;
+  }
+  std::size_t i = 0;
+  std::size_t j = 0;
+  while (i < a.size() && j < b.size()) {
     const int64_t begin = std::max(a[i].begin, b[j].begin);
     const int64_t end = std::min(a[i].end, b[j].end);
     if (begin < end) {
@@ -45,6 +53,7 @@ Shared shared_bytes(const ByteRuns& a, const ByteRuns& b) {
     }
     (a[i].end < b[j].end ? i : j) += 1;
   }
+  steps += static_cast<int64_t>(i + j);
   return shared;
 }
 
@@ -54,7 +63,7 @@ void compare_pair(const PlannedTensor& a, const PlannedTensor& b, PlanCheck& che
   PlanOverlap overlap{a.name, b.name, 0, 0, 0, 0, {}, 0, {}, {}};
   for (int64_t q = 0; q < npus; ++q) {
     const auto u = static_cast<std::size_t>(q);
-    const Shared shared = shared_bytes(a.runs[u], b.runs[u]);
+    const Shared shared = shared_bytes(a.runs[u], b.runs[u], check.run_steps);
     if (shared.bytes == 0) continue;
     if (overlap.npus++ == 0) {
       overlap.first_npu = q;
@@ -81,7 +90,8 @@ void compare_pair(const PlannedTensor& a, const PlannedTensor& b, PlanCheck& che
     std::optional<int64_t> first_npu;
     int64_t bytes = 0;
     for (int64_t q = 0; q < npus; ++q) {
-      const int64_t inside = shared_bytes(inner->runs[static_cast<std::size_t>(q)], band).bytes;
+      const int64_t inside =
+          shared_bytes(inner->runs[static_cast<std::size_t>(q)], band, check.run_steps).bytes;
       if (inside == 0) continue;
       if (!first_npu) first_npu = q;
       bytes += inside;
@@ -248,13 +258,25 @@ PlanCheck check_local_plan(const LocalPlan& plan, const PlanCheckOptions& option
         compare_pair(check.tensors[i], check.tensors[j], check);
       }
     }
+    if (check.run_steps > options.max_run_steps) {
+      throw Error(ErrorKind::kUnsupported,
+                  fmt::format("the plan's tensors overlap so much that comparing them walks more "
+                              "than {} byte runs ({} tensors storing {} runs); tessera stops "
+                              "there: split the plan",
+                              options.max_run_steps, check.tensors.size(), byte_runs));
+    }
   }
   if (device.banks > 1) compare_banks(check);
   for (int64_t q = 0; q < device.npus; ++q) {
-    ByteRuns used;
+    // All tensors' runs at once: merging one tensor at a time grew quadratic with disjoint ones.
+    ByteRuns all;
     for (const PlannedTensor& t : check.tensors) {
-      if (t.fits) used = unite_runs(used, t.runs[static_cast<std::size_t>(q)]);
+      if (t.fits) {
+        const ByteRuns& runs = t.runs[static_cast<std::size_t>(q)];
+        all.insert(all.end(), runs.begin(), runs.end());
+      }
     }
+    const ByteRuns used = normalize_runs(std::move(all));
     PlanNpuUsage usage{q, total_bytes(used), 0, 0};
     usage.free_bytes = device.local_memory_bytes - usage.used_bytes;
     for (const ByteRun& run : complement_runs(used, 0, device.local_memory_bytes)) {

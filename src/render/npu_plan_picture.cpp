@@ -49,7 +49,7 @@ std::pair<int64_t, int64_t> clip(const npu::ByteRuns& runs, int64_t begin, int64
 NpuPlanPicture build_npu_plan_picture(const npu::PlanCheck& check) {
   const npu::Device& device = check.plan.device;
   NpuPlanPicture p;
-  p.npus = device.npus;
+  p.npus = std::min(device.npus, kMaxPlanPictureNpus);
   p.bank_bytes = device.bank_bytes();
   p.block_bytes = 4;  // the spec's figures draw 4-byte blocks
   while (device.local_memory_bytes / p.block_bytes > kMaxRows) p.block_bytes *= 2;
@@ -67,6 +67,9 @@ NpuPlanPicture build_npu_plan_picture(const npu::PlanCheck& check) {
       "pair(s), {} empty-block reuse(s)",
       device.npus, device.local_memory_bytes, device.banks, device.bank_bytes(), p.block_bytes,
       check.counts.overlaps, check.counts.empty_block_reuse);
+  if (p.npus < device.npus) {
+    p.subtitle += fmt::format("; NPUs 0-{} drawn of {}", p.npus - 1, device.npus);
+  }
   for (int64_t row = 0; row < p.rows; ++row) {
     for (int64_t q = 0; q < p.npus; ++q) {
       PlanBlock block;
@@ -90,9 +93,11 @@ NpuPlanPicture build_npu_plan_picture(const npu::PlanCheck& check) {
           } else {
             ++unnamed_holders;
           }
-          const npu::ByteRuns mine = npu::intersect_runs(runs, {{block.byte_offset, end}});
-          if (!npu::intersect_runs(stored, mine).empty()) block.overlap = true;
-          stored = npu::unite_runs(stored, mine);
+          if (!block.overlap) {  // once red, the block needs no more comparing
+            const npu::ByteRuns mine = npu::intersect_runs(runs, {{block.byte_offset, end}});
+            if (!npu::intersect_runs(stored, mine).empty()) block.overlap = true;
+            stored = npu::unite_runs(stored, mine);
+          }
           if (bytes > most) {
             most = bytes;
             block.owner = static_cast<int64_t>(i);
