@@ -21,6 +21,7 @@
 #include "tessera/render/npu_picture.h"
 #include "tessera/render/picture_documents.h"
 #include "tessera/render/xla_picture.h"
+#include "tessera/utf8_text.h"
 #include "tessera/xla/notation.h"
 
 namespace tessera::cli {
@@ -230,7 +231,8 @@ void run_draw(const DrawArguments& args) {
   check_max_cells(args.max_cells);
   options.max_cells = args.max_cells;
   render::write_picture(render::build_xla_picture(layout, options), args.output);
-  write_output(fmt::format("wrote {} ({})\n", args.output, xla::print_shape(shape)));
+  write_output(
+      fmt::format("wrote {} ({})\n", printable_utf8(args.output), xla::print_shape(shape)));
   if (explain::is_tpu(target)) {
     write_output(fmt::format("target {}{}: {}\n", explain::target_name(target),
                              target_is_default(args.targets) ? " (default; --target none for the "
@@ -249,7 +251,7 @@ void run_draw_npu(NpuPlacementArguments& a, const DrawArguments& output) {
                                          ? render::build_npu_picture(make_matrix(a), options)
                                          : render::build_npu_picture(make_tensor(a), options);
   render::write_picture(picture, output.output);
-  write_output(fmt::format("wrote {} ({})\n", output.output, picture.title));
+  write_output(fmt::format("wrote {} ({})\n", printable_utf8(output.output), picture.title));
 }
 
 void install_draw(CLI::App& app) {

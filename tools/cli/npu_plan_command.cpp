@@ -13,6 +13,7 @@
 #include "tessera/npu/local_plan.h"
 #include "tessera/npu/plan_check.h"
 #include "tessera/render/npu_plan_picture.h"
+#include "tessera/utf8_text.h"
 
 namespace tessera::cli {
 namespace {
@@ -49,7 +50,8 @@ void install(CLI::App& app) {
       write_output(npu::plan_check_json(check).dump(2) + "\n");
     } else {
       write_output(npu::plan_check_text(check));
-      if (!args->output.empty()) write_output(fmt::format("wrote {}\n", args->output));
+      if (!args->output.empty())
+        write_output(fmt::format("wrote {}\n", printable_utf8(args->output)));
     }
     if (args->check && !check.clean()) {
       write_diagnostic(fmt::format("check failed: {}\n", npu::plan_check_summary(check)));
