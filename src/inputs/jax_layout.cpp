@@ -270,10 +270,11 @@ xla::Shape apply_jax_layout(xla::Shape shape, const JaxLayout& layout) {
 }
 
 std::string shape_with_jax_layout(std::string_view shape_text, std::string_view repr) {
-  const xla::Shape written = xla::parse_shape(shape_text);
+  bool layout_written = false;
+  const xla::Shape written = xla::parse_shape(shape_text, layout_written);
   const xla::Shape laid_out = apply_jax_layout(written, parse_jax_layout(repr));
   // A SHAPE that writes its own layout: the two must agree (issue 40: the repr silently won).
-  if (shape_text.find('{') != std::string_view::npos && written.layout != laid_out.layout) {
+  if (layout_written && written.layout != laid_out.layout) {
     throw Error(ErrorKind::kInvalid,
                 fmt::format("the shape '{}' has a layout of its own and the JAX layout gives {}; "
                             "give the shape without a layout (or drop --jax-layout)",

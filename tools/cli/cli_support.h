@@ -15,4 +15,10 @@ std::string join_integers(const std::vector<int64_t>& values);
 // kind, 0..npu::kMaxListedFindings (the library refuses others with its own words).
 void add_max_overlaps_option(CLI::App* command, int64_t& max_listed);
 
+// Thrown by a command that finished its output but must exit with a status other than 0 (a check
+// that found a problem: 1); main() returns `code` without printing anything more.
+struct ExitStatus {
+  int code = 1;
+};
+
 }  // namespace tessera::cli

@@ -15,11 +15,4 @@ struct CommandRegistration {
 
 void install_all_commands(CLI::App& app);
 
-// Thrown by a command whose output is complete but whose answer is "no" (`npu plan --check` on a
-// plan with overlaps): main exits with `status` and prints nothing more. Bad input is an Error
-// (status 2), never this.
-struct ExitStatus {
-  int status = 1;
-};
-
 }  // namespace tessera::cli

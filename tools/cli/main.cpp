@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "cli_support.h"
 #include "command_registry.h"
 #include "standard_output.h"
 #include "tessera/error.h"
@@ -75,8 +76,8 @@ int main(int argc, char** argv) {
     } catch (const CLI::CallForVersion& e) {
       return exit_with(app, e);
     }
-  } catch (const tessera::cli::ExitStatus& e) {
-    return e.status;
+  } catch (const tessera::cli::ExitStatus& status) {
+    return status.code;
   } catch (const CLI::ParseError& e) {
     return fail(e.what());
   } catch (const tessera::Error& e) {
