@@ -90,6 +90,12 @@ def test_why_thirty_two_times(tessera):
     assert "32x the data" in text and "pad (2048,1,128,128,128)" in text
 
 
+def test_jax_dtype_names_are_read(tessera):
+    for jax_name, xla_name in (("int4", "s4"), ("float8_e4m3fn", "f8e4m3fn"), ("complex128", "c128")):
+        out = tessera.json("explain", f"{jax_name}[3,5]", "--target", "tpu-v5e", "--json")
+        assert out["layout"].startswith(f"{xla_name}[3,5]{{1,0:T(")
+
+
 def test_device_array_dims_are_ordered_by_the_compiler(tessera):
     out = tessera.json("explain", "s32[2048,1,128,128,4]", "--target", "tpu-v5e", "--json")
     assert out["layout"] == "s32[2048,1,128,128,4]{3,4,2,1,0:T(4,128)}"
