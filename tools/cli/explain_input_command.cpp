@@ -1,13 +1,16 @@
 // `tessera explain PATH` / `tessera explain -`: a thin front end over tessera/inputs.
 #include "explain_input_command.h"
 
-#include <filesystem>
-#include <iostream>
+#include <fmt/format.h>
 
+#include <filesystem>
+
+#include "standard_output.h"
 #include "tessera/error.h"
 #include "tessera/inputs/input_explanation.h"
 #include "tessera/inputs/jax_layout.h"
 #include "tessera/integer_text.h"
+#include "tessera/utf8_text.h"
 #include "tessera/xla/notation.h"
 
 namespace tessera::cli {
@@ -43,9 +46,8 @@ std::string shape_with_jax_layout(const std::string& shape, const ExplainInputAr
   if (args.jax_layout.empty()) return shape;
   if (shape.empty())
     throw Error(ErrorKind::kInvalid, "--jax-layout needs a SHAPE, e.g. f32[8,256]");
-  const inputs::JaxLayout layout = inputs::parse_jax_layout(args.jax_layout);
-  note = inputs::jax_order_note(layout);
-  return xla::print_shape(inputs::apply_jax_layout(xla::parse_shape(shape), layout));
+  note = inputs::jax_order_note(inputs::parse_jax_layout(args.jax_layout));
+  return inputs::shape_with_jax_layout(shape, args.jax_layout);
 }
 
 std::string shape_with_shards(const std::string& shape, const ExplainInputArguments& args,
@@ -55,28 +57,36 @@ std::string shape_with_shards(const std::string& shape, const ExplainInputArgume
                                     split);
 }
 
+// Anything that exists is a file to read (a FIFO or a device too, which the reader then refuses
+// in the words every input gets, rather than reading its name as a shape).
 bool is_explain_input(const std::string& argument) {
   if (argument == "-") return true;
   std::error_code error;
-  return std::filesystem::is_regular_file(argument, error);
+  return std::filesystem::exists(std::filesystem::symlink_status(argument, error));
 }
 
 void run_explain_input(const std::string& argument, const ExplainInputArguments& args,
                        explain::Target target, explain::PredStorage pred, explain::XlaEra era,
                        bool json) {
+  if (!args.jax_layout.empty()) {  // issue 40: it was silently ignored
+    throw Error(ErrorKind::kInvalid,
+                fmt::format("--jax-layout lays out a SHAPE; '{}' is a file, whose arrays carry "
+                            "their own layouts",
+                            argument));
+  }
   const inputs::InputOptions options = options_for(args, target, pred, era);
   const inputs::InputReading reading = inputs::read_input(inputs::read_input_text(argument));
   const inputs::InputExplanation e = inputs::explain_input(reading, options);
   if (json) {
     auto out = inputs::input_explanation_json(e);
-    out["input"] = argument;
+    out["input"] = printable_utf8(argument);
     if (!options.shards.empty()) out["shards"] = options.shards;
-    // The path is the user's bytes: replace what is not UTF-8 rather than fail on it.
-    std::cout << out.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
+    // The path is the user's bytes: escaped like every name tessera prints.
+    write_output(out.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n");
   } else {
-    std::cout << inputs::input_explanation_text(e, args.all ? 0 : kTopArrays);
+    write_output(inputs::input_explanation_text(e, args.all ? 0 : kTopArrays));
   }
-  for (const auto& warning : e.warnings) std::cerr << "warning: " << warning << "\n";
+  for (const auto& warning : e.warnings) write_diagnostic("warning: " + warning + "\n");
 }
 
 std::string sample_report_text() {

@@ -60,8 +60,8 @@ std::string read_input_text(const std::string& path);
 
 // Lines with glog/absl prefixes removed ("2020-05-04 09:05:40.719745: E 1578 x.cc:76] ",
 // "E0504 09:05:40.719745 1578 x.cc:76] "), and Python's escaped "\n" turned into line breaks when
-// the text is a single escaped message; bytes that are not UTF-8 become '?'. Exposed for the
-// readers and their tests.
+// the text is a single escaped message; tabs become spaces, bytes that are not UTF-8 `\xNN` and
+// control characters `\u00NN` (printable_utf8). Exposed for the readers and their tests.
 std::vector<std::string> input_lines(std::string_view text);
 
 }  // namespace tessera::inputs
