@@ -8,10 +8,12 @@
 #include <array>
 #include <limits>
 #include <numeric>
+#include <utility>
 
 #include "tessera/checked_arithmetic.h"
 #include "tessera/error.h"
 #include "tessera/explain/tpu_generations.h"
+#include "tessera/xla/tiled_layout.h"
 
 namespace tessera::explain {
 namespace {
@@ -167,6 +169,44 @@ int64_t saturating_round_up(int64_t a, int64_t b) {
   return saturating_multiply(blocks, b);
 }
 
+// Rule 2, rank 1: the first of the word tile, 256, 512, 1024 that holds the dim, else the
+// largest that the packing allows (sweep rank1_lengths).
+int64_t linear_tile_length(int64_t elements, int64_t word_tile, int64_t shape_packing) {
+  if (elements <= word_tile) return word_tile;
+  for (int64_t candidate : kLinearTiles) {
+    if (candidate >= word_tile && elements <= candidate) return candidate;
+  }
+  return std::max({word_tile, kLinearTiles.back(), kLanes * shape_packing});
+}
+
+// Rule 3 for rank >= 2 without empty dims: the minor and second minor dims of the order with
+// the fewest bytes. Only those two dims change the size; candidates run from the greatest
+// minor_to_major down, so the first strict minimum is the compiler's tie-break.
+std::pair<int64_t, int64_t> best_minor_pair(std::span<const int64_t> dims, const RowsRule& rule,
+                                            int bits) {
+  const int64_t rank = static_cast<int64_t>(dims.size());
+  int64_t best_bytes = std::numeric_limits<int64_t>::max();
+  std::pair<int64_t, int64_t> best = {rank - 1, rank - 2};
+  for (int64_t minor = rank - 1; minor >= 0; --minor) {
+    for (int64_t second = rank - 1; second >= 0; --second) {
+      if (second == minor) continue;
+      int64_t elements = 1;
+      for (int64_t d = 0; d < rank; ++d) {
+        if (d != minor && d != second) elements = saturating_multiply(elements, dims[d]);
+      }
+      const int64_t rows = rule.order_rows != 0 ? rule.order_rows : tile_rows(rule, dims[second]);
+      elements = saturating_multiply(elements, saturating_round_up(dims[second], rows));
+      elements = saturating_multiply(elements, saturating_round_up(dims[minor], kLanes));
+      const int64_t bytes = saturating_multiply(elements, bits);  // bits: same order as bytes
+      if (bytes < best_bytes) {
+        best_bytes = bytes;
+        best = {minor, second};
+      }
+    }
+  }
+  return best;
+}
+
 }  // namespace
 
 bool libtpu_compiles(ElementType type) {
@@ -204,17 +244,7 @@ TileChoice libtpu_tiles(ElementType type, std::span<const int64_t> physical_orde
   }
   if (rank == 1) {
     const int64_t elements = physical_order_dims[0];
-    int64_t length = std::max({word_tile, kLinearTiles.back(), kLanes * shape_packing});
-    if (elements <= word_tile) {
-      length = word_tile;
-    } else {
-      for (int64_t candidate : kLinearTiles) {
-        if (candidate >= word_tile && elements <= candidate) {
-          length = candidate;
-          break;
-        }
-      }
-    }
+    const int64_t length = linear_tile_length(elements, word_tile, shape_packing);
     choice.tiles.push_back({{length}});
     if (packing > 1) {
       choice.tiles.push_back({{kLanes}});
@@ -246,40 +276,50 @@ std::vector<int64_t> libtpu_minor_to_major(ElementType type, std::span<const int
   if (rank < 2 || !libtpu_compiles(type) || std::find(dims.begin(), dims.end(), 0) != dims.end()) {
     return descending;
   }
-  // Only the minor and second minor dims change the size; the rest keep the descending order,
-  // the lexicographically greatest arrangement of them. Candidates run from the greatest
-  // minor_to_major down, so the first strict minimum is the compiler's tie-break.
   const CompilerGeneration& g = compiler_generation(target);
   const int bits = stored_bits(type, g, pred);
   const RowsRule* rule = rows_rule(g, own_packing(type, bits));
   if (rule == nullptr) return descending;
-  int64_t best_bytes = std::numeric_limits<int64_t>::max();
-  int64_t best_minor = rank - 1;
-  int64_t best_second = rank - 2;
-  for (int64_t minor = rank - 1; minor >= 0; --minor) {
-    for (int64_t second = rank - 1; second >= 0; --second) {
-      if (second == minor) continue;
-      int64_t elements = 1;
-      for (int64_t d = 0; d < rank; ++d) {
-        if (d != minor && d != second) elements = saturating_multiply(elements, dims[d]);
-      }
-      const int64_t rows =
-          rule->order_rows != 0 ? rule->order_rows : tile_rows(*rule, dims[second]);
-      elements = saturating_multiply(elements, saturating_round_up(dims[second], rows));
-      elements = saturating_multiply(elements, saturating_round_up(dims[minor], kLanes));
-      const int64_t bytes = saturating_multiply(elements, bits);  // bits: same order as bytes
-      if (bytes < best_bytes) {
-        best_bytes = bytes;
-        best_minor = minor;
-        best_second = second;
+  // The rest keep the descending order, the lexicographically greatest arrangement of them.
+  const auto [minor, second] = best_minor_pair(dims, *rule, bits);
+  std::vector<int64_t> order = {minor, second};
+  for (int64_t d = rank - 1; d >= 0; --d) {
+    if (d != minor && d != second) order.push_back(d);
+  }
+  return order;
+}
+
+int64_t libtpu_device_bytes(ElementType type, std::span<const int64_t> dims, Target target,
+                            PredStorage pred) {
+  const CompilerGeneration& g = compiler_generation(target);
+  const int bits = stored_bits(type, g, pred);
+  const RowsRule* rule = rows_rule(g, own_packing(type, bits));
+  if (!libtpu_compiles(type) || rule == nullptr) {
+    return xla::TiledLayout(libtpu_device_shape(type, dims, target, pred)).size_bytes();
+  }
+  if (std::find(dims.begin(), dims.end(), 0) != dims.end()) return 0;
+  const int64_t packing = packing_of(bits);
+  const int64_t word_tile = g.linear_words * packing;
+  constexpr std::string_view kWhat = "device array size";
+  int64_t elements = word_tile;  // rank 0: one linear tile
+  if (dims.size() == 1) {
+    const int64_t length = linear_tile_length(dims[0], word_tile, own_packing(type, bits));
+    elements = round_up(dims[0], length, kWhat);
+  } else if (dims.size() >= 2) {
+    // The tiles' rows are a multiple of the packing (p,1), so only the first tile pads.
+    const auto [minor, second] = best_minor_pair(dims, *rule, bits);
+    elements = round_up(dims[static_cast<std::size_t>(minor)], kLanes, kWhat);
+    elements = checked_multiply(
+        elements, round_up(dims[static_cast<std::size_t>(second)],
+                           tile_rows(*rule, dims[static_cast<std::size_t>(second)]), kWhat),
+        kWhat);
+    for (std::size_t d = 0; d < dims.size(); ++d) {
+      if (static_cast<int64_t>(d) != minor && static_cast<int64_t>(d) != second) {
+        elements = checked_multiply(elements, dims[d], kWhat);
       }
     }
   }
-  std::vector<int64_t> order = {best_minor, best_second};
-  for (int64_t d = rank - 1; d >= 0; --d) {
-    if (d != best_minor && d != best_second) order.push_back(d);
-  }
-  return order;
+  return bytes_for_bits(elements, bits);
 }
 
 xla::Shape libtpu_device_shape(ElementType type, std::span<const int64_t> dims, Target target,

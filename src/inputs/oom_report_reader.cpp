@@ -9,6 +9,7 @@
 //      ==========================
 // Older reports (2019-2020: tensorflow#30803, pytorch/xla#1965) have no Operator line; sections
 // exist for hbm and vmem. Field names are matched, not positions, so either layout reads.
+#include <cctype>
 #include <optional>
 #include <string>
 
@@ -56,10 +57,79 @@ struct Entry {
 
 }  // namespace
 
+namespace {
+
+// The text between `open` and the next `close` after `at`, or "" (at moves past it).
+std::string_view between(std::string_view line, std::size_t& at, std::string_view open,
+                         std::string_view close) {
+  const std::size_t begin = line.find(open, at);
+  if (begin == std::string_view::npos) return {};
+  const std::size_t from = begin + open.size();
+  const std::size_t end = line.find(close, from);
+  if (end == std::string_view::npos) return {};
+  at = end + close.size();
+  return trim(line.substr(from, end - from));
+}
+
+std::string lower(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+OutOfMemory read_summary(std::string_view line, int64_t number) {
+  OutOfMemory oom;
+  oom.line = number;
+  oom.message = std::string(trim(line.substr(0, OutOfMemory::kMaxMessageLength)));
+  std::size_t at = 0;
+  if (const std::string_view space = between(line, at, "Ran out of memory on ", ",");
+      !space.empty()) {
+    // Today's: "... on HBM, the total memory required for HLO temporaries (26.25G) exceeds
+    // available HBM (15.75G)."
+    const std::string_view what = between(line, at, "required for ", " (");
+    const std::string_view required = between(line, --at, "(", ")");
+    const std::string_view available = between(line, at, "available ", ")");
+    if (!what.empty() && !required.empty() && !available.empty()) {
+      oom.memory_space = lower(space);
+      oom.what = std::string(what);
+      oom.required = std::string(required);
+      oom.available = std::string(available.substr(available.find('(') + 1));
+    }
+    return oom;
+  }
+  at = 0;
+  if (const std::string_view space = between(line, at, "in memory space ", ".");
+      !space.empty()) {
+    // Older: "... in memory space hbm. Used 32.55G of 15.48G hbm."
+    const std::string_view required = between(line, at, "Used ", " of ");
+    const std::string_view available = between(line, at, "", " ");
+    if (!required.empty() && !available.empty()) {
+      oom.memory_space = lower(space);
+      oom.what = "used";
+      oom.required = std::string(required);
+      oom.available = std::string(available);
+    }
+  }
+  return oom;
+}
+
+}  // namespace
+
+std::vector<OutOfMemory> find_out_of_memory(std::string_view text) {
+  constexpr std::size_t kMaxSummaries = 100;
+  std::vector<OutOfMemory> found;
+  if (text.find("Ran out of memory") == std::string_view::npos) return found;
+  for_each_input_line(text, [&](std::string_view line, int64_t number) {
+    if (found.size() < kMaxSummaries && line.find("Ran out of memory") != std::string_view::npos) {
+      found.push_back(read_summary(line, number));
+    }
+  });
+  return found;
+}
+
 InputReading read_oom_report(std::string_view text) {
   InputReading reading;
   reading.format = InputFormat::kOomReport;
-  const std::vector<std::string> lines = input_lines(text);
   std::string space = "hbm";
   std::optional<Entry> entry;
   auto finish = [&] {
@@ -86,21 +156,19 @@ InputReading read_oom_report(std::string_view text) {
     }
     entry.reset();
   };
-  for (std::size_t i = 0; i < lines.size(); ++i) {
-    const std::string_view line = lines[i];
-    const int64_t number = static_cast<int64_t>(i) + 1;
+  for_each_input_line(text, [&](std::string_view line, int64_t number) {
     if (const std::size_t at = line.find("allocations in "); at != std::string_view::npos) {
       finish();
       const std::string_view rest = line.substr(at + 15);
       space = std::string(rest.substr(0, std::min(rest.find(':'), rest.size())));
-      continue;
+      return;
     }
     if (auto start = entry_start(line)) {
       finish();
       entry = Entry{start->first, start->second, number, {}, 0, {}, {}, {}};
-      continue;
+      return;
     }
-    if (!entry) continue;
+    if (!entry) return;
     if (auto shape = field(line, "Shape:")) {
       std::size_t pos = 0;
       if (auto shapes = read_shape_at(*shape, pos)) {
@@ -119,7 +187,7 @@ InputReading read_oom_report(std::string_view text) {
     } else if (trim(line).substr(0, 5) == "=====") {
       finish();
     }
-  }
+  });
   finish();
   if (reading.arrays.empty()) reading.warnings.push_back("no allocation with a Shape: line found");
   return reading;

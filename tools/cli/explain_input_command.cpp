@@ -1,10 +1,12 @@
 // `tessera explain PATH` / `tessera explain -`: a thin front end over tessera/inputs.
 #include "explain_input_command.h"
 
+#include <cerrno>
 #include <filesystem>
 #include <iostream>
 
 #include "tessera/error.h"
+#include "tessera/file_errors.h"
 #include "tessera/inputs/input_explanation.h"
 #include "tessera/inputs/jax_layout.h"
 #include "tessera/integer_text.h"
@@ -58,7 +60,13 @@ std::string shape_with_shards(const std::string& shape, const ExplainInputArgume
 bool is_explain_input(const std::string& argument) {
   if (argument == "-") return true;
   std::error_code error;
-  return std::filesystem::is_regular_file(argument, error);
+  if (std::filesystem::is_regular_file(argument, error)) return true;
+  if (inputs::looks_like_path(argument)) {
+    // "reprot.txt", a typo: say so rather than "unknown element type 'reprot'".
+    refuse_directory("read", argument);
+    if (!std::filesystem::exists(argument, error)) throw file_error("read", argument, ENOENT);
+  }
+  return false;
 }
 
 void run_explain_input(const std::string& argument, const ExplainInputArguments& args,
@@ -76,6 +84,7 @@ void run_explain_input(const std::string& argument, const ExplainInputArguments&
   } else {
     std::cout << inputs::input_explanation_text(e, args.all ? 0 : kTopArrays);
   }
+  // Once, on standard error (the JSON carries them too).
   for (const auto& warning : e.warnings) std::cerr << "warning: " << warning << "\n";
 }
 

@@ -40,7 +40,9 @@ struct LayoutExplanation {
   int64_t unpadded_bytes = 0;  // XLA's "Unpadded size" (xla_sizes.h): pred counts 1 byte
   std::vector<PaddingSource> padding;
   std::vector<LayoutSuggestion> suggestions;
-  // The program changes the layout suggestions cannot express: kinds reshape and pad
+  // Changes to the program, best first. On a TPU in era 2026, every kind of device_rewrites.h
+  // (reshape, reorder = jnp.transpose, pad, storage = jnp.packbits), each sized as the compiler
+  // lays out the new array; otherwise the kinds the suggestions cannot express, reshape and pad
   // (program_fixes.h), so nothing is said twice.
   std::vector<ProgramFix> fixes;
   std::string suggestion_search;  // suggestion_search_note: what the bounded search left out
@@ -65,7 +67,7 @@ LayoutExplanation explain_layout(std::string_view shape_text, const ExplainOptio
 // factor), padding_sources [{kind, level, tile, dimension, entry, from, to, factor, text}],
 // suggestions [{kind, layout, size_bytes, bytes_saved, padding_fraction, change, alternatives}]
 // best first, equivalent layouts grouped under one (suggestion_groups.h),
-// fixes [{kind, layout, size_bytes, bytes_saved, change, alternatives}] (reshape and pad),
+// fixes [{kind, layout, size_bytes, bytes_saved, change, alternatives}] (device_rewrites.h),
 // suggestion_search (what the bounded search left out, "" when nothing).
 nlohmann::ordered_json explanation_json(const LayoutExplanation& explanation);
 

@@ -54,6 +54,13 @@ xla::Shape libtpu_device_shape(ElementType type, std::span<const int64_t> dims, 
                                PredStorage pred = PredStorage::kTargetDefault,
                                TileChoice* choice = nullptr);
 
+// The bytes of libtpu_device_shape's layout, TiledLayout(libtpu_device_shape(...)).size_bytes(),
+// computed without building the layout: the advice (device_rewrites.h) sizes dozens of new arrays
+// per array explained. Throws Error(kOverflow) when the size does not fit in int64.
+// Example: libtpu_device_bytes(kF32, {1024, 3}, kTpuV5e) == 16384.
+int64_t libtpu_device_bytes(ElementType type, std::span<const int64_t> dims, Target target,
+                            PredStorage pred = PredStorage::kTargetDefault);
+
 // False for the types libtpu 0.0.42.1 does not compile as device arrays (s2 and u2 abort it; s1
 // and u1 have no JAX type): those keep the 2020 profile's tiles and their written order.
 bool libtpu_compiles(ElementType type);

@@ -45,10 +45,13 @@ struct ArrayExplanation {
 struct InputExplanation {
   InputFormat format = InputFormat::kShapeText;
   std::vector<ArrayExplanation> arrays;  // sorted by padding bytes, most first
+  std::vector<OutOfMemory> out_of_memory;  // the compiler's summaries found in the text
   std::vector<std::string> warnings;
+  // The totals count each buffer once: the arrays whose input.same_buffer is empty.
+  std::size_t buffers = 0;
   int64_t total_size_bytes = 0;
   int64_t total_unpadded_bytes = 0;
-  int64_t total_saving_bytes = 0;  // if every array took its best fix
+  int64_t total_saving_bytes = 0;  // if every buffer took its best fix
 };
 
 // The per-device shard of `dims` split `shards` ways per dimension; uneven splits round up, as
@@ -67,12 +70,16 @@ InputExplanation explain_input(const InputReading& reading, const InputOptions& 
 
 // {format, target, shards, arrays: [{shape, name, place, line, layout, shard_dims, size_bytes,
 //   unpadded_bytes, padding_bytes, expansion, cause, suggestions, report: {size, unpadded_size,
-//   padding}, disagreements, error}], warnings, total_size_bytes, total_unpadded_bytes,
-//   total_padding_bytes, total_saving_bytes}
+//   padding}, disagreements, counted, same_buffer, error}], out_of_memory: [{line, memory_space,
+//   what, required, available, message}], warnings, buffers, totals_count, total_size_bytes,
+//   total_unpadded_bytes, total_padding_bytes, total_saving_bytes}. The totals count each buffer
+//   once (`counted`; `same_buffer` says whose buffer an uncounted array is).
 nlohmann::ordered_json input_explanation_json(const InputExplanation& e);
 
-// A table of the `top` arrays wasting most (all when top == 0), totals, and "fixing the top N
-// saves X of Y"; disagreements with the report and warnings set apart in capitals.
+// A table of the `top` arrays wasting most (all when top == 0), the compiler's out-of-memory
+// summaries, totals that say what they count, and "fixing the top N saves X of Y";
+// disagreements with the report set apart in capitals. The warnings are the caller's to print
+// (the CLI writes them to standard error once).
 std::string input_explanation_text(const InputExplanation& e, std::size_t top);
 
 // The embedded sample of `tessera explain` without arguments: a TPU OOM report in the newer

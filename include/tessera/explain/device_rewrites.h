@@ -1,0 +1,50 @@
+// The rewrites a TPU expert tries first for an array that takes more memory than its data
+// (issue 39), each sized as today's compiler lays out the array it makes (XLA era 2026).
+//
+// The result of x.reshape(...), jnp.transpose(x, ...), jnp.pad(x, ...) or jnp.packbits(x) is a
+// new device array: the compiler chooses its dimension order and tiles (tpu_compiler_model.h),
+// so each offer's layout is libtpu_device_shape of the new dims and its size that layout's bytes
+// (tools/tpu_oracle compiles every kind of rewrite and records what the compiler gave it:
+// tests/fixtures/tpu_oracle/rewrites.json). The candidates, in the order an expert tries them:
+//
+//   reshape  x.reshape(-1), the full flatten; x.reshape(-1, 128), rows of 128 lanes; every
+//            merge of neighbouring dims, x.reshape(7, 25) of f32[7,5,5,1] (rank <= 8: every
+//            grouping of neighbours; above, each pair); and, when the array's minor_to_major is
+//            not descending, the merges of dims that are neighbours in memory, which move no
+//            data: jnp.transpose(x, (1, 0)).reshape(-1) of f32[1024,3]{0,1}.
+//   reorder  jnp.transpose(x, axes), never the identity, and only when it saves: a device array
+//            already has the order with the fewest bytes, and every transpose of it is a device
+//            array with the same bytes, so only an array whose order the program fixed
+//            (written with a layout, as OOM reports and HLO dumps print intermediates) gains.
+//            The axes put the compiler's choice of minor dims last.
+//   storage  jnp.packbits(x) for pred (8 values a byte, as u8); never a 1-bit pred (no TPU
+//            of today stores one).
+//   pad      jnp.pad(x, ...) of one dim to a multiple of 2, 8 or 128, alone or with a reshape,
+//            offered only when it beats every candidate without padding.
+//
+// Sharded arrays (ShardSplit): the array is one device's shard; pads are of the global array,
+// reshapes of each shard (inside shard_map), and the change says so in a Python comment, so the
+// line stays code. Ranked by bytes, then reshape, reorder, pad, storage; equivalent offers (same
+// kind and bytes) are one, listing the others' layouts in `alternatives`.
+//
+// Example (tpu-v5e): f32[7,5,5,1], stored {0,3,2,1:T(1,128)} (17.5 KiB) -> first offer reshape
+//   f32[175]{0:T(256)}, 1 KiB, change "x.reshape(-1)".
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "tessera/explain/program_fixes.h"
+#include "tessera/explain/target_profile.h"
+#include "tessera/xla/shape.h"
+
+namespace tessera::explain {
+
+// `shape` is the array as laid out (its size is `size_bytes`); `target` a TPU generation (kTpu
+// is read as tpu-v5e). Offers that save no byte are left out; at most `limit`.
+std::vector<ProgramFix> device_rewrites(const xla::Shape& shape, int64_t size_bytes,
+                                        Target target, PredStorage pred, std::size_t limit,
+                                        const ShardSplit& split = {});
+
+}  // namespace tessera::explain
