@@ -187,12 +187,21 @@ std::pair<int64_t, int64_t> best_minor_pair(std::span<const int64_t> dims, const
   const int64_t rank = static_cast<int64_t>(dims.size());
   int64_t best_bytes = std::numeric_limits<int64_t>::max();
   std::pair<int64_t, int64_t> best = {rank - 1, rank - 2};
+  // The product of the other dims, by division when the whole product fits (dims are not 0).
+  int64_t all = 1;
+  for (int64_t d : dims) all = saturating_multiply(all, d);
+  const bool exact = all != std::numeric_limits<int64_t>::max();
   for (int64_t minor = rank - 1; minor >= 0; --minor) {
     for (int64_t second = rank - 1; second >= 0; --second) {
       if (second == minor) continue;
       int64_t elements = 1;
-      for (int64_t d = 0; d < rank; ++d) {
-        if (d != minor && d != second) elements = saturating_multiply(elements, dims[d]);
+      if (exact) {
+        elements = all / dims[static_cast<std::size_t>(minor)] /
+                   dims[static_cast<std::size_t>(second)];
+      } else {
+        for (int64_t d = 0; d < rank; ++d) {
+          if (d != minor && d != second) elements = saturating_multiply(elements, dims[d]);
+        }
       }
       const int64_t rows = rule.order_rows != 0 ? rule.order_rows : tile_rows(rule, dims[second]);
       elements = saturating_multiply(elements, saturating_round_up(dims[second], rows));

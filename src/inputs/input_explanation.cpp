@@ -215,7 +215,7 @@ InputExplanation explain_input(const InputReading& reading, const InputOptions& 
   }
   if (other_ranks > 0) {
     e.warnings.push_back(fmt::format(
-        "--shards {} has {} counts: {} array{} of another rank {} explained whole",
+        "--shards {} splits arrays of rank {}: {} array{} of another rank {} explained whole",
         fmt::join(options.shards, ","), options.shards.size(), other_ranks,
         other_ranks == 1 ? "" : "s", other_ranks == 1 ? "is" : "are"));
   }

@@ -1,11 +1,12 @@
 // The rewrites a TPU expert tries first for an array that takes more memory than its data
 // (issue 39), each sized as today's compiler lays out the array it makes (XLA era 2026).
 //
-// The result of x.reshape(...), jnp.transpose(x, ...), jnp.pad(x, ...) or jnp.packbits(x) is a
-// new device array: the compiler chooses its dimension order and tiles (tpu_compiler_model.h),
-// so each offer's layout is libtpu_device_shape of the new dims and its size that layout's bytes
-// (tools/tpu_oracle compiles every kind of rewrite and records what the compiler gave it:
-// tests/fixtures/tpu_oracle/rewrites.json). The candidates, in the order an expert tries them:
+// The result of x.reshape(...), jnp.transpose(x, ...) or jnp.packbits(x) is a new device array:
+// the compiler chooses its dimension order and tiles (tpu_compiler_model.h), so each offer's
+// layout is libtpu_device_shape of the new dims and its size that layout's bytes
+// (tools/tpu_oracle/rewrites.py compiles every rewrite of these kinds, and pads, and records the
+// layout the compiler gave each: tests/fixtures/tpu_oracle/rewrites.json). The candidates, in
+// the order an expert tries them:
 //
 //   reshape  x.reshape(-1), the full flatten; x.reshape(-1, 128), rows of 128 lanes; every
 //            merge of neighbouring dims, x.reshape(7, 25) of f32[7,5,5,1] (rank <= 8: every
@@ -19,15 +20,19 @@
 //            The axes put the compiler's choice of minor dims last.
 //   storage  jnp.packbits(x) for pred (8 values a byte, as u8); never a 1-bit pred (no TPU
 //            of today stores one).
-//   pad      jnp.pad(x, ...) of one dim to a multiple of 2, 8 or 128, alone or with a reshape,
-//            offered only when it beats every candidate without padding.
 //
-// Sharded arrays (ShardSplit): the array is one device's shard; pads are of the global array,
-// reshapes of each shard (inside shard_map), and the change says so in a Python comment, so the
-// line stays code. Ranked by bytes, then reshape, reorder, pad, storage; equivalent offers (same
-// kind and bytes) are one, listing the others' layouts in `alternatives`.
+// No pad: on today's compiler a pad never beats the flatten. The flatten's bytes never shrink as
+// the element count grows (a rank-1 array takes the smallest of the linear tiles that holds it,
+// then whole 1024-element tiles), and a pad only adds elements, so whatever a padded array can
+// be reshaped to, the flatten of the unpadded one is no larger. The brute force in
+// tests/explain/device_rewrites_test.cpp and the compiled pads in rewrites.json show it.
 //
-// Example (tpu-v5e): f32[7,5,5,1], stored {0,3,2,1:T(1,128)} (17.5 KiB) -> first offer reshape
+// Sharded arrays (ShardSplit): the array is one device's shard; a reshape is of each shard
+// (inside shard_map), which the change says in a Python comment, so the line stays code. Ranked
+// by bytes, then reshape, reorder, storage; equivalent offers (same kind and bytes) are one,
+// listing the others' layouts in `alternatives`.
+//
+// Example (tpu-v5e): f32[7,5,5,1], stored {0,3,2,1:T(1,128)} (12.5 KiB) -> first offer reshape
 //   f32[175]{0:T(256)}, 1 KiB, change "x.reshape(-1)".
 #pragma once
 
