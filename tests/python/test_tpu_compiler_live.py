@@ -8,6 +8,7 @@ The fixture tests (tests/explain/tpu_compiler_model_test.cpp) cover the same mod
 
 from __future__ import annotations
 
+import itertools
 import math
 import os
 import random
@@ -114,3 +115,62 @@ def test_unavailable_compiler_is_named_with_the_install_command(tmp_path):
     with pytest.raises(oracle.OracleUnavailable, match=r'pip install "jax\[tpu\]'):
         with oracle.Oracle(str(missing)) as live:
             live._start()
+
+
+def _small_array(rng: random.Random):
+    """(dtype, dims, major_to_minor or None): the held-out kind of issue 39, small dims."""
+    dims = [rng.choice([1, 2, 3, 4, 5, 7, 8, 9, 16, 31, 33, 100, 128, 129]) for _ in range(rng.randint(1, 4))]
+    while math.prod(dims) > 4096:
+        dims = [max(1, d // 2) for d in dims]
+    order = None
+    if len(dims) >= 2 and rng.random() < 0.3:  # an order the program fixed, as HLO prints it
+        order = list(range(len(dims)))
+        rng.shuffle(order)
+    return rng.choice(["f32", "bf16", "s8", "pred", "s32", "s4"]), dims, order
+
+
+def _expert_rewrites(dims) -> list[str]:
+    """The flatten, every merge of neighbouring dims and every transpose but the identity."""
+    codes = ["x.reshape(-1)"] if len(dims) > 1 else []
+    for mask in range(1, (1 << max(0, len(dims) - 1)) - 1):
+        grouped = [dims[0]]
+        for i in range(1, len(dims)):
+            if mask >> (i - 1) & 1:
+                grouped[-1] *= dims[i]
+            else:
+                grouped.append(dims[i])
+        codes.append(f"x.reshape({', '.join(map(str, grouped))})")
+    identity = tuple(range(len(dims)))
+    for axes in itertools.permutations(identity):
+        if axes != identity:
+            codes.append(f"jnp.transpose(x, {axes})")
+    return codes
+
+
+def test_fixes_are_what_the_compiler_makes_of_their_change(compiler):
+    """Issue 39's acceptance, live: tessera's size of each array is the compiler's; every fix's
+    change, compiled, makes the layout and bytes the fix claims; and no flatten, merge of
+    neighbours or transpose the compiler makes is smaller than the best fix."""
+    seed = _seed() + 2
+    print(f"TESSERA_ORACLE_SEED={seed - 2}")
+    rng = random.Random(seed)
+    for _ in range(24):
+        dtype, dims, order = _small_array(rng)
+        text = f"{dtype}[{','.join(map(str, dims))}]"
+        if order is not None:
+            text += "{" + ",".join(map(str, reversed(order))) + "}"
+        report = tessera.explain(text, target="tpu-v5e", max_suggestions=1000)
+        fixes = report["fixes"]
+        expert = _expert_rewrites(dims)
+        answer = compiler.rewrite_layouts(dtype, dims, [f["change"] for f in fixes] + expert,
+                                          "tpu-v5e", order)
+        where = f"seed {seed - 2}: {text}"
+        assert answer["input_layout"] == report["layout"], where
+        layouts = answer["layouts"]
+        for fix, layout in zip(fixes, layouts):
+            assert layout == fix["layout"], f"{where}: {fix['change']} makes {layout}"
+            assert tessera.Layout.parse(layout).size_bytes == fix["size_bytes"], where
+        best = fixes[0]["size_bytes"] if fixes else report["size_bytes"]
+        for code, layout in zip(expert, layouts[len(fixes):]):
+            assert not layout.startswith("error"), f"{where}: {code}: {layout}"
+            assert tessera.Layout.parse(layout).size_bytes >= best, f"{where}: {code} makes {layout}"

@@ -88,9 +88,9 @@ DIMS = [1, 2, 3, 4, 5, 7, 8, 9, 16, 31, 33, 100, 127, 128, 129, 200, 257]
 TYPES = ["f32", "bf16", "s8", "pred", "s4", "s32"]
 # The issue's arrays: f32[7,5,5,1] (a flatten takes 1 KiB), f32[10,100,3] (the flatten beats the
 # pad), the shard f32[250,100,3] of f32[1997,100,3] over 8, f32[1024,3], and an intermediate
-# written row-major, as OOM reports print them.
+# written row-major, as OOM reports print them (s32[2048,1,128,128,4]'s problem, smaller).
 NAMED = [("f32", [7, 5, 5, 1], None), ("f32", [10, 100, 3], None), ("f32", [250, 100, 3], None),
-         ("f32", [1024, 3], None), ("s32", [2, 1, 128, 128, 4], [0, 1, 2, 3, 4]),
+         ("f32", [1024, 3], None), ("s32", [2, 1, 8, 128, 4], [0, 1, 2, 3, 4]),
          ("f32", [3, 1024], [1, 0]), ("pred", [1000, 3], None), ("bf16", [1, 1, 100], None)]
 
 
@@ -102,7 +102,7 @@ def sample(seed: int = 39, count: int = 160):
     while len(out) < count:
         rank = rng.randint(1, 4)
         dims = [rng.choice(DIMS) for _ in range(rank)]
-        if math.prod(dims) > 1 << 16:
+        if math.prod(dims) > 1 << 12:  # the compiler takes seconds per rewrite of a big one
             continue
         order = None
         if rank >= 2 and rng.random() < 0.33:
