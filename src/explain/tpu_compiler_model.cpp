@@ -158,10 +158,9 @@ int64_t tile_rows(const RowsRule& rule, int64_t second_minor) {
 }
 
 int64_t saturating_multiply(int64_t a, int64_t b) {
-  if (a != 0 && b > std::numeric_limits<int64_t>::max() / a) {
-    return std::numeric_limits<int64_t>::max();
-  }
-  return a * b;
+  int64_t product = 0;
+  if (__builtin_mul_overflow(a, b, &product)) return std::numeric_limits<int64_t>::max();
+  return product;
 }
 
 int64_t saturating_round_up(int64_t a, int64_t b) {
@@ -184,32 +183,46 @@ int64_t linear_tile_length(int64_t elements, int64_t word_tile, int64_t shape_pa
 // minor_to_major down, so the first strict minimum is the compiler's tie-break.
 std::pair<int64_t, int64_t> best_minor_pair(std::span<const int64_t> dims, const RowsRule& rule,
                                             int bits) {
-  const int64_t rank = static_cast<int64_t>(dims.size());
-  int64_t best_bytes = std::numeric_limits<int64_t>::max();
-  std::pair<int64_t, int64_t> best = {rank - 1, rank - 2};
-  // The product of the other dims, by division when the whole product fits (dims are not 0).
+  const std::size_t rank = dims.size();
+  // Each dim rounded up as a minor dim (to the lanes) and as a second minor one (to its rows),
+  // once; then per pair the product of the other dims, by division when the whole product fits.
+  constexpr std::size_t kInline = 16;
+  std::array<int64_t, 2 * kInline> inline_rounded{};
+  std::vector<int64_t> heap_rounded;
+  int64_t* rounded = inline_rounded.data();
+  if (rank > kInline) {
+    heap_rounded.resize(2 * rank);
+    rounded = heap_rounded.data();
+  }
   int64_t all = 1;
-  for (int64_t d : dims) all = saturating_multiply(all, d);
+  for (std::size_t d = 0; d < rank; ++d) {
+    const int64_t rows = rule.order_rows != 0 ? rule.order_rows : tile_rows(rule, dims[d]);
+    rounded[2 * d] = saturating_round_up(dims[d], kLanes);
+    rounded[2 * d + 1] = saturating_round_up(dims[d], rows);
+    all = saturating_multiply(all, dims[d]);
+  }
   const bool exact = all != std::numeric_limits<int64_t>::max();
-  for (int64_t minor = rank - 1; minor >= 0; --minor) {
-    for (int64_t second = rank - 1; second >= 0; --second) {
+  int64_t best_bytes = std::numeric_limits<int64_t>::max();
+  std::pair<int64_t, int64_t> best = {static_cast<int64_t>(rank) - 1,
+                                      static_cast<int64_t>(rank) - 2};
+  for (std::size_t minor = rank; minor-- > 0;) {
+    const int64_t without_minor = exact ? all / dims[minor] : 0;
+    for (std::size_t second = rank; second-- > 0;) {
       if (second == minor) continue;
       int64_t elements = 1;
       if (exact) {
-        elements = all / dims[static_cast<std::size_t>(minor)] /
-                   dims[static_cast<std::size_t>(second)];
+        elements = without_minor / dims[second];
       } else {
-        for (int64_t d = 0; d < rank; ++d) {
+        for (std::size_t d = 0; d < rank; ++d) {
           if (d != minor && d != second) elements = saturating_multiply(elements, dims[d]);
         }
       }
-      const int64_t rows = rule.order_rows != 0 ? rule.order_rows : tile_rows(rule, dims[second]);
-      elements = saturating_multiply(elements, saturating_round_up(dims[second], rows));
-      elements = saturating_multiply(elements, saturating_round_up(dims[minor], kLanes));
+      elements = saturating_multiply(elements, rounded[2 * second + 1]);
+      elements = saturating_multiply(elements, rounded[2 * minor]);
       const int64_t bytes = saturating_multiply(elements, bits);  // bits: same order as bytes
       if (bytes < best_bytes) {
         best_bytes = bytes;
-        best = {minor, second};
+        best = {static_cast<int64_t>(minor), static_cast<int64_t>(second)};
       }
     }
   }
@@ -226,8 +239,11 @@ std::span<const CompilerRule> libtpu_rules() {
   return kRules;
 }
 
-TileChoice libtpu_tiles(ElementType type, std::span<const int64_t> physical_order_dims,
-                        Target target, PredStorage pred) {
+namespace {
+
+// libtpu_tiles; the rule's words only `with_rule` (they cost more than the tiles).
+TileChoice tiles_of(ElementType type, std::span<const int64_t> physical_order_dims, Target target,
+                    PredStorage pred, bool with_rule) {
   const CompilerGeneration& g = compiler_generation(target);
   const int bits = stored_bits(type, g, pred);
   const int64_t packing = packing_of(bits);
@@ -240,15 +256,16 @@ TileChoice libtpu_tiles(ElementType type, std::span<const int64_t> physical_orde
   }
   TileChoice choice;
   if (bits != default_storage_bits(type)) choice.element_size_in_bits = bits;
-  const std::string type_text =
-      packing > 1
-          ? fmt::format("{} in {} bits, {} per 32-bit word", element_type_name(type), bits, packing)
-          : fmt::format("{} in {} bits", element_type_name(type), bits);
+  auto type_text = [&] {
+    return packing > 1 ? fmt::format("{} in {} bits, {} per 32-bit word", element_type_name(type),
+                                      bits, packing)
+                       : fmt::format("{} in {} bits", element_type_name(type), bits);
+  };
   const int64_t word_tile = g.linear_words * packing;
   const std::size_t rank = physical_order_dims.size();
   if (rank == 0) {
     choice.tiles.push_back({{word_tile}});
-    choice.rule = fmt::format("{}; rank 0 -> T({})", type_text, word_tile);
+    if (with_rule) choice.rule = fmt::format("{}; rank 0 -> T({})", type_text(), word_tile);
     return choice;
   }
   if (rank == 1) {
@@ -259,11 +276,17 @@ TileChoice libtpu_tiles(ElementType type, std::span<const int64_t> physical_orde
       choice.tiles.push_back({{kLanes}});
       choice.tiles.push_back({{packing, 1}});
     }
-    choice.rule = fmt::format("{}; rank 1 of {} elements -> T({})", type_text, elements, length);
+    if (with_rule) {
+      choice.rule =
+          fmt::format("{}; rank 1 of {} elements -> T({})", type_text(), elements, length);
+    }
     return choice;
   }
   const int64_t second_minor = physical_order_dims[rank - 2];
   const int64_t rows = tile_rows(*rule, second_minor);
+  choice.tiles.push_back({{rows, kLanes}});
+  if (packing > 1) choice.tiles.push_back({{packing, 1}});
+  if (!with_rule) return choice;
   std::string why = fmt::format("second minor {} -> {} rows", second_minor, rows);
   if (rows == rule->default_rows) {
     why = fmt::format("second minor {} -> the standard {} rows", second_minor, rows);
@@ -271,10 +294,15 @@ TileChoice libtpu_tiles(ElementType type, std::span<const int64_t> physical_orde
   if (rows == rule->whole_tile_rows) {
     why = fmt::format("second minor {}, a multiple of {} -> {} rows", second_minor, rows, rows);
   }
-  choice.tiles.push_back({{rows, kLanes}});
-  if (packing > 1) choice.tiles.push_back({{packing, 1}});
-  choice.rule = fmt::format("{}; {}", type_text, why);
+  choice.rule = fmt::format("{}; {}", type_text(), why);
   return choice;
+}
+
+}  // namespace
+
+TileChoice libtpu_tiles(ElementType type, std::span<const int64_t> physical_order_dims,
+                        Target target, PredStorage pred, bool with_rule) {
+  return tiles_of(type, physical_order_dims, target, pred, with_rule);
 }
 
 std::vector<int64_t> libtpu_minor_to_major(ElementType type, std::span<const int64_t> dims,
@@ -299,7 +327,7 @@ std::vector<int64_t> libtpu_minor_to_major(ElementType type, std::span<const int
 }
 
 int64_t libtpu_device_bytes(ElementType type, std::span<const int64_t> dims, Target target,
-                            PredStorage pred) {
+                            PredStorage pred, DimensionOrder order) {
   const CompilerGeneration& g = compiler_generation(target);
   const int bits = stored_bits(type, g, pred);
   const RowsRule* rule = rows_rule(g, own_packing(type, bits));
@@ -316,7 +344,10 @@ int64_t libtpu_device_bytes(ElementType type, std::span<const int64_t> dims, Tar
     elements = round_up(dims[0], length, kWhat);
   } else if (dims.size() >= 2) {
     // The tiles' rows are a multiple of the packing (p,1), so only the first tile pads.
-    const auto [minor, second] = best_minor_pair(dims, *rule, bits);
+    const int64_t rank = static_cast<int64_t>(dims.size());
+    const auto [minor, second] = order == DimensionOrder::kAsWritten
+                                     ? std::pair<int64_t, int64_t>{rank - 1, rank - 2}
+                                     : best_minor_pair(dims, *rule, bits);
     elements = round_up(dims[static_cast<std::size_t>(minor)], kLanes, kWhat);
     elements = checked_multiply(
         elements, round_up(dims[static_cast<std::size_t>(second)],
@@ -351,7 +382,7 @@ xla::Shape libtpu_device_shape(ElementType type, std::span<const int64_t> dims, 
   std::vector<int64_t> physical;
   const auto& m2m = shape.layout.minor_to_major;
   for (auto it = m2m.rbegin(); it != m2m.rend(); ++it) physical.push_back(dims[*it]);
-  TileChoice chosen = libtpu_tiles(type, physical, target, pred);
+  TileChoice chosen = tiles_of(type, physical, target, pred, choice != nullptr);
   shape.layout.tiles = chosen.tiles;
   shape.layout.element_size_in_bits = chosen.element_size_in_bits;
   if (choice) *choice = std::move(chosen);

@@ -30,7 +30,10 @@ void add(InputReading& reading, const std::vector<ShapeToken>& shapes, const std
          const std::string& place, int64_t line, HloModuleFacts& facts,
          const std::string& computation = "", const std::string& opcode = "") {
   for (const ShapeToken& s : shapes) {
-    if (reading.arrays.size() >= kMaxInputArrays) return;
+    if (reading.arrays.size() >= kMaxInputArrays) {
+      reading.truncated = true;
+      return;
+    }
     reading.arrays.push_back({s.text, name + s.index, place, line, {}, {}, {}, {}});
     facts.computation.push_back(computation);
     facts.opcode.push_back(opcode);
@@ -109,7 +112,7 @@ InputReading read_hlo_module(std::string_view text) {
       reading.warnings.push_back("line " + std::to_string(number) +
                                  ": cannot read the result shape of " + std::string(name));
     }
-    if (reading.arrays.size() >= kMaxInputArrays) break;
+    if (reading.truncated) break;
   }
   mark_shared_buffers(reading, facts);
   if (reading.arrays.empty()) reading.warnings.push_back("no instruction with a shape found");

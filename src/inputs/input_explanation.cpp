@@ -91,18 +91,6 @@ ArrayExplanation explain_array(const InputArray& input, const InputOptions& opti
   return a;
 }
 
-// What the totals add up: "3 arrays", or "9 buffers of the 21 arrays read (each buffer once: 12
-// arrays are other names of them)".
-std::string totals_count_text(const InputExplanation& e) {
-  const std::size_t others = e.arrays.size() - e.buffers;
-  if (others == 0) return fmt::format("{} array{}", e.arrays.size(), e.arrays.size() == 1 ? "" : "s");
-  return fmt::format(
-      "{} buffer{} of the {} arrays read (each buffer once: {} array{} fusion internals, tuple "
-      "elements, aliases or entry layout entries of them; --json 'same_buffer' says which)",
-      e.buffers, e.buffers == 1 ? "" : "s", e.arrays.size(), others,
-      others == 1 ? " is one of the" : "s are");
-}
-
 // The compiler's own summary lines, and what to do when they name no array.
 std::string out_of_memory_text(const InputExplanation& e) {
   std::string out;
@@ -139,6 +127,16 @@ void check_shard_counts(const std::vector<int64_t>& shards) {
 }
 
 }  // namespace
+
+std::string totals_count_text(const InputExplanation& e) {
+  const std::size_t others = e.arrays.size() - e.buffers;
+  if (others == 0) return fmt::format("{} array{}", e.arrays.size(), e.arrays.size() == 1 ? "" : "s");
+  return fmt::format(
+      "{} buffer{} of the {} arrays read (each buffer once: {} array{} fusion internals, tuple "
+      "elements, aliases or entry layout entries of them; --json 'same_buffer' says which)",
+      e.buffers, e.buffers == 1 ? "" : "s", e.arrays.size(), others,
+      others == 1 ? " is one of the" : "s are");
+}
 
 std::vector<int64_t> shard_dimensions(const std::vector<int64_t>& dims,
                                       const std::vector<int64_t>& shards) {
@@ -223,61 +221,6 @@ InputExplanation explain_input(const InputReading& reading, const InputOptions& 
     return x.padding_bytes() > y.padding_bytes();
   });
   return e;
-}
-
-nlohmann::ordered_json input_explanation_json(const InputExplanation& e) {
-  nlohmann::ordered_json arrays = nlohmann::ordered_json::array();
-  for (const ArrayExplanation& a : e.arrays) {
-    nlohmann::ordered_json fixes = nlohmann::ordered_json::array();
-    for (const auto& f : a.fixes) fixes.push_back(explain::program_fix_json(f));
-    nlohmann::ordered_json item;
-    item["shape"] = a.layout.empty() ? a.input.shape : a.layout;
-    item["input_shape"] = a.input.shape;
-    item["name"] = a.input.name;
-    item["place"] = a.input.place;
-    item["line"] = a.input.line;
-    item["layout"] = a.layout;
-    if (!a.shard_dims.empty()) item["shard_dims"] = a.shard_dims;
-    item["size_bytes"] = a.size_bytes;
-    item["unpadded_bytes"] = a.unpadded_bytes;
-    item["padding_bytes"] = a.padding_bytes();
-    item["expansion"] = a.unpadded_bytes == 0 ? 0.0
-                                              : static_cast<double>(a.size_bytes) /
-                                                    static_cast<double>(a.unpadded_bytes);
-    item["cause"] = a.cause;
-    item["suggestions"] = fixes;
-    item["report"] = {{"size", a.input.reported_size},
-                      {"unpadded_size", a.input.reported_unpadded},
-                      {"padding", a.input.reported_padding}};
-    item["tessera_text"] = {{"size", explain::xla_size_text(a.size_bytes)},
-                            {"unpadded_size", explain::xla_size_text(a.unpadded_bytes)}};
-    item["disagreements"] = a.disagreements;
-    item["counted"] = a.input.same_buffer.empty();
-    item["same_buffer"] = a.input.same_buffer;
-    if (!a.error.empty()) item["error"] = a.error;
-    arrays.push_back(std::move(item));
-  }
-  nlohmann::ordered_json summaries = nlohmann::ordered_json::array();
-  for (const OutOfMemory& oom : e.out_of_memory) {
-    summaries.push_back({{"line", oom.line},
-                         {"memory_space", oom.memory_space},
-                         {"what", oom.what},
-                         {"required", oom.required},
-                         {"available", oom.available},
-                         {"message", oom.message}});
-  }
-  nlohmann::ordered_json out;
-  out["format"] = input_format_name(e.format);
-  out["arrays"] = std::move(arrays);
-  out["out_of_memory"] = std::move(summaries);
-  out["warnings"] = e.warnings;
-  out["buffers"] = e.buffers;
-  out["totals_count"] = totals_count_text(e);
-  out["total_size_bytes"] = e.total_size_bytes;
-  out["total_unpadded_bytes"] = e.total_unpadded_bytes;
-  out["total_padding_bytes"] = e.total_size_bytes - e.total_unpadded_bytes;
-  out["total_saving_bytes"] = e.total_saving_bytes;
-  return out;
 }
 
 std::string input_explanation_text(const InputExplanation& e, std::size_t top) {

@@ -36,7 +36,10 @@ InputReading read_shape_text(std::string_view text) {
   for_each_input_line(text, [&](std::string_view line, int64_t number) {
     for (const ShapeToken& s : find_shapes(line)) {
       auto& list = s.has_layout ? with_layout : without_layout;
-      if (with_layout.size() + without_layout.size() >= kMaxInputArrays) break;
+      if (with_layout.size() + without_layout.size() >= kMaxInputArrays) {
+        reading.truncated = true;
+        break;
+      }
       list.push_back({s.text, "", "line " + std::to_string(number), number, {}, {}, {}, {}});
     }
   });
@@ -96,7 +99,7 @@ InputReading read_input(std::string_view text) {
     // The summary is what the text holds: "no XLA shape found" would say it held nothing.
     std::erase(reading.warnings, std::string(kNoShapeFound));
   }
-  if (reading.arrays.size() >= kMaxInputArrays) {
+  if (reading.truncated) {
     reading.warnings.push_back("only the first " + std::to_string(kMaxInputArrays) +
                                " arrays were read");
   }

@@ -140,7 +140,10 @@ InputReading read_oom_report(std::string_view text) {
                                  " has no readable Shape: line (report cut short?); skipped");
     }
     for (const ShapeToken& s : entry->shapes) {
-      if (reading.arrays.size() >= kMaxInputArrays) break;
+      if (reading.arrays.size() >= kMaxInputArrays) {
+        reading.truncated = true;
+        break;
+      }
       InputArray a;
       a.shape = s.text;
       a.name = entry->name.empty() ? "" : entry->name + s.index;

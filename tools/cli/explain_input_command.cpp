@@ -76,11 +76,10 @@ void run_explain_input(const std::string& argument, const ExplainInputArguments&
   const inputs::InputReading reading = inputs::read_input(inputs::read_input_text(argument));
   const inputs::InputExplanation e = inputs::explain_input(reading, options);
   if (json) {
-    auto out = inputs::input_explanation_json(e);
-    out["input"] = argument;
-    if (!options.shards.empty()) out["shards"] = options.shards;
-    // The path is the user's bytes: replace what is not UTF-8 rather than fail on it.
-    std::cout << out.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
+    nlohmann::ordered_json extra = {{"input", argument}};
+    if (!options.shards.empty()) extra["shards"] = options.shards;
+    inputs::write_input_explanation_json([](std::string_view text) { std::cout << text; }, e,
+                                         extra);
   } else {
     std::cout << inputs::input_explanation_text(e, args.all ? 0 : kTopArrays);
   }

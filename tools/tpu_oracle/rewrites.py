@@ -94,7 +94,7 @@ NAMED = [("f32", [7, 5, 5, 1], None), ("f32", [10, 100, 3], None), ("f32", [250,
          ("f32", [3, 1024], [1, 0]), ("pred", [1000, 3], None), ("bf16", [1, 1, 100], None)]
 
 
-def sample(seed: int = 39, count: int = 160):
+def sample(seed: int = 39, count: int = 300):
     """(dtype, dims, major_to_minor or None): small dims, rank 1-4, a third of them with a
     layout the program fixed (a random order)."""
     rng = random.Random(seed)

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
@@ -75,6 +76,16 @@ InputExplanation explain_input(const InputReading& reading, const InputOptions& 
 //   total_unpadded_bytes, total_padding_bytes, total_saving_bytes}. The totals count each buffer
 //   once (`counted`; `same_buffer` says whose buffer an uncounted array is).
 nlohmann::ordered_json input_explanation_json(const InputExplanation& e);
+
+// The same JSON text as input_explanation_json(e) with the keys of `extra` added, as dump(2)
+// prints it plus a line break, handed to `write` array by array: 100,000 arrays never form one JSON tree
+// (as one tree they took 1.7 GB; see docs/notes/2026-11-27-explain-at-scale.md).
+void write_input_explanation_json(const std::function<void(std::string_view)>& write,
+                                  const InputExplanation& e, const nlohmann::ordered_json& extra);
+
+// What the totals add up: "3 arrays", or "4 buffers of the 16 arrays read (each buffer once: 12
+// arrays are fusion internals, tuple elements, aliases or entry layout entries of them; ...)".
+std::string totals_count_text(const InputExplanation& e);
 
 // A table of the `top` arrays wasting most (all when top == 0), the compiler's out-of-memory
 // summaries, totals that say what they count, and "fixing the top N saves X of Y";
