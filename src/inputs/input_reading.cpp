@@ -34,7 +34,9 @@ InputReading read_shape_text(std::string_view text) {
   InputReading reading;
   std::vector<InputArray> with_layout, without_layout;
   for_each_input_line(text, [&](std::string_view line, int64_t number) {
-    for (const ShapeToken& s : find_shapes(line)) {
+    // One more than room is left for: then the cap is reached with arrays unread.
+    const std::size_t room = kMaxInputArrays - (with_layout.size() + without_layout.size());
+    for (const ShapeToken& s : find_shapes(line, room + 1)) {
       auto& list = s.has_layout ? with_layout : without_layout;
       if (with_layout.size() + without_layout.size() >= kMaxInputArrays) {
         reading.truncated = true;
