@@ -69,17 +69,14 @@ std::string sharded_shape_text(std::string_view shape, const std::vector<int64_t
 
 InputExplanation explain_input(const InputReading& reading, const InputOptions& options);
 
-// {format, target, shards, arrays: [{shape, name, place, line, layout, shard_dims, size_bytes,
-//   unpadded_bytes, padding_bytes, expansion, cause, suggestions, report: {size, unpadded_size,
-//   padding}, disagreements, counted, same_buffer, error}], out_of_memory: [{line, memory_space,
-//   what, required, available, message}], warnings, buffers, totals_count, total_size_bytes,
-//   total_unpadded_bytes, total_padding_bytes, total_saving_bytes}. The totals count each buffer
-//   once (`counted`; `same_buffer` says whose buffer an uncounted array is).
+// `tessera explain FILE --json`: docs/reference/json/explain.schema.json ("an input file")
+// describes the keys; arrays are ranked by the bytes their padding wastes, and the totals count
+// each buffer once (`counted`, `same_buffer`).
 nlohmann::ordered_json input_explanation_json(const InputExplanation& e);
 
 // The same JSON text as input_explanation_json(e) with the keys of `extra` added, as dump(2)
-// prints it plus a line break, handed to `write` array by array: 100,000 arrays never form one JSON tree
-// (as one tree they took 1.7 GB; see docs/notes/2026-11-27-explain-at-scale.md).
+// prints it plus a line break, handed to `write` array by array: 100,000 arrays never form one
+// JSON tree (as one tree they took 1.7 GB; see docs/notes/2026-11-27-explain-at-scale.md).
 void write_input_explanation_json(const std::function<void(std::string_view)>& write,
                                   const InputExplanation& e, const nlohmann::ordered_json& extra);
 
