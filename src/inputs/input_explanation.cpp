@@ -98,11 +98,11 @@ std::string out_of_memory_text(const InputExplanation& e) {
     if (oom.required.empty()) {
       out += fmt::format("out of memory (line {}): {}\n", oom.line, oom.message);
     } else if (oom.what == "used") {
-      out += fmt::format("out of memory (line {}): the program uses {} of the {} {} holds\n",
-                         oom.line, oom.required, oom.available, oom.memory_space);
+      out += fmt::format("out of memory (line {}): the program used {} of {}, which holds {}\n",
+                         oom.line, oom.required, oom.memory_space, oom.available);
     } else {
-      out += fmt::format("out of memory (line {}): {} need {}, {} holds {}\n", oom.line, oom.what,
-                         oom.required, oom.memory_space, oom.available);
+      out += fmt::format("out of memory (line {}): {} need {} of {}, which holds {}\n", oom.line,
+                         oom.what, oom.required, oom.memory_space, oom.available);
     }
   }
   if (!e.out_of_memory.empty() && e.arrays.empty()) {

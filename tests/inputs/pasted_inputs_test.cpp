@@ -77,7 +77,8 @@ TEST(PastedInputs, TodaysOneLineMessageNamesNoArray) {
   EXPECT_EQ(oom.required, "256.01G");
   EXPECT_EQ(oom.available, "15.75G");
   const std::string text = input_explanation_text(explain_input(reading, {}), 20);
-  EXPECT_NE(text.find("HLO temporaries need 256.01G, hbm holds 15.75G"), std::string::npos);
+  EXPECT_NE(text.find("HLO temporaries need 256.01G of hbm, which holds 15.75G"),
+            std::string::npos);
   EXPECT_NE(text.find("after_optimizations.txt"), std::string::npos) << text;
 }
 

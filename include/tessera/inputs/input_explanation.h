@@ -4,8 +4,8 @@
 // Example: the report entry "Size: 32.00G / Shape: s32[8388608,8,4]{2,1,0:T(8,128)} / Unpadded
 // size: 1.00G / Extra memory due to padding: 31.00G (32.0x expansion)" -> size 32 GiB, unpadded
 // 1 GiB, padding 31 GiB, expansion 32, cause "dim 2: 4 -> 128 by the minor tile entry of
-// T(8,128)", best fix x.reshape(-1, 128) (1 GiB), and no disagreement (tessera prints the same
-// "32.00G", "1.00G", "31.00G (32.0x expansion)").
+// T(8,128)", best fix x.reshape(-1) (1 GiB, as the compiler lays out s32[268435456]), and no
+// disagreement (tessera prints the same "32.00G", "1.00G", "31.00G (32.0x expansion)").
 #pragma once
 
 #include <cstdint>
