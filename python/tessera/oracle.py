@@ -155,9 +155,11 @@ class _Compiler:
         codes = list(request["codes"])
 
         def run(chosen):
-            function = lambda x: tuple(eval(c, {"__builtins__": {}, "jnp": jnp, "x": x}) for c in chosen)  # noqa: E731
+            # With no code, the array itself: the input's layout is still answered.
+            compiled_codes = chosen or ["x"]
+            function = lambda x: tuple(eval(c, {"jnp": jnp, "x": x}) for c in compiled_codes)  # noqa: E731
             text = self.jax.jit(function).lower(struct).compile().as_text()
-            return entry_parameter_layouts(text)[0], entry_result_layouts(text)
+            return entry_parameter_layouts(text)[0], entry_result_layouts(text)[:len(chosen)]
 
         try:
             input_layout, layouts = run(codes)
