@@ -3,7 +3,6 @@
 // for a training log. The limits are 100,000 arrays (kMaxInputArrays) and 1 GiB of text; the
 // 10,000-array and 10 MB inputs here scale linearly (docs/notes/2026-11-27-explain-at-scale.md).
 #include <benchmark/benchmark.h>
-
 #include <fmt/format.h>
 
 #include <random>
@@ -51,8 +50,8 @@ void BM_ExplainShapes(benchmark::State& state) {
     const auto e = tessera::inputs::explain_input(tessera::inputs::read_input(text), {});
     std::size_t out = 0;
     if (json) {
-      tessera::inputs::write_input_explanation_json([&](std::string_view s) { out += s.size(); },
-                                                    e, {});
+      tessera::inputs::write_input_explanation_json([&](std::string_view s) { out += s.size(); }, e,
+                                                    {});
     } else {
       out = tessera::inputs::input_explanation_text(e, 20).size();
     }

@@ -239,8 +239,9 @@ std::string reshape_text(const Rewrite& r, const std::vector<int64_t>& dims) {
 std::string change_of(const Rewrite& r, const Context& c, const std::vector<int64_t>& dims) {
   std::string change = "x";
   if (r.axes != Axes::kNone) {
-    change = fmt::format("jnp.transpose(x, {})",
-                         python_tuple(r.axes == Axes::kMemoryOrder ? c.memory_axes : c.saving_axes));
+    change =
+        fmt::format("jnp.transpose(x, {})",
+                    python_tuple(r.axes == Axes::kMemoryOrder ? c.memory_axes : c.saving_axes));
   }
   if (r.packbits == PackBits::kFlat) change = "jnp.packbits(x)";
   if (r.packbits == PackBits::kLastAxis) change = "jnp.packbits(x, axis=-1)";
@@ -256,8 +257,8 @@ std::string change_of(const Rewrite& r, const Context& c, const std::vector<int6
 
 }  // namespace
 
-std::vector<ProgramFix> device_rewrites(const xla::Shape& shape, int64_t size_bytes,
-                                        Target target, PredStorage pred, std::size_t limit,
+std::vector<ProgramFix> device_rewrites(const xla::Shape& shape, int64_t size_bytes, Target target,
+                                        PredStorage pred, std::size_t limit,
                                         const ShardSplit& split) {
   target = resolve_target(target, XlaEra::k2026);
   const std::vector<int64_t>& dims = shape.dimensions;

@@ -258,7 +258,7 @@ TileChoice tiles_of(ElementType type, std::span<const int64_t> physical_order_di
   if (bits != default_storage_bits(type)) choice.element_size_in_bits = bits;
   auto type_text = [&] {
     return packing > 1 ? fmt::format("{} in {} bits, {} per 32-bit word", element_type_name(type),
-                                      bits, packing)
+                                     bits, packing)
                        : fmt::format("{} in {} bits", element_type_name(type), bits);
   };
   const int64_t word_tile = g.linear_words * packing;
@@ -349,10 +349,11 @@ int64_t libtpu_device_bytes(ElementType type, std::span<const int64_t> dims, Tar
                                      ? std::pair<int64_t, int64_t>{rank - 1, rank - 2}
                                      : best_minor_pair(dims, *rule, bits);
     elements = round_up(dims[static_cast<std::size_t>(minor)], kLanes, kWhat);
-    elements = checked_multiply(
-        elements, round_up(dims[static_cast<std::size_t>(second)],
-                           tile_rows(*rule, dims[static_cast<std::size_t>(second)]), kWhat),
-        kWhat);
+    elements =
+        checked_multiply(elements,
+                         round_up(dims[static_cast<std::size_t>(second)],
+                                  tile_rows(*rule, dims[static_cast<std::size_t>(second)]), kWhat),
+                         kWhat);
     for (std::size_t d = 0; d < dims.size(); ++d) {
       if (static_cast<int64_t>(d) != minor && static_cast<int64_t>(d) != second) {
         elements = checked_multiply(elements, dims[d], kWhat);

@@ -39,8 +39,8 @@ bool runs_without_buffers(const std::string& caller_opcode) {
 
 // Opcodes whose result is another instruction's buffer.
 constexpr std::array<std::string_view, 8> kAliasingOpcodes = {
-    "tuple", "get-tuple-element", "bitcast",         "while",
-    "call",  "conditional",       "optimization-barrier", "domain"};
+    "tuple",       "get-tuple-element",    "bitcast", "while", "call",
+    "conditional", "optimization-barrier", "domain"};
 
 std::string alias_reason(const std::string& opcode) {
   if (opcode == "tuple") return "a tuple of other instructions' buffers";
@@ -64,9 +64,9 @@ std::string read_opcode_and_callees(std::string_view rest, const std::string& in
   while (i < rest.size() && (is_name_char(rest[i]))) ++i;
   std::string opcode(rest.substr(begin, i - begin));
   if (i >= rest.size() || rest[i] != '(') opcode.clear();
-  for (std::string_view key : {"calls=", "to_apply=", "body=", "condition=", "true_computation=",
-                               "false_computation=", "branch_computations=",
-                               "called_computations="}) {
+  for (std::string_view key :
+       {"calls=", "to_apply=", "body=", "condition=", "true_computation=", "false_computation=",
+        "branch_computations=", "called_computations="}) {
     for (std::size_t at = rest.find(key); at != std::string_view::npos;
          at = rest.find(key, at + 1)) {
       if (at > 0 && rest[at - 1] != ' ' && rest[at - 1] != ',') continue;  // "xcalls="
@@ -100,9 +100,9 @@ void mark_shared_buffers(InputReading& reading, const HloModuleFacts& facts) {
     if (computation.empty()) {
       // An entry of entry_computation_layout (the reader puts them first).
       if (entry_read) {
-        array.same_buffer = fmt::format("the entry computation layout's {}: the buffer of {}'s {}",
-                                        array.name, facts.entry,
-                                        array.name.starts_with("parameter") ? array.name : "ROOT");
+        array.same_buffer =
+            fmt::format("the entry computation layout's {}: the buffer of {}'s {}", array.name,
+                        facts.entry, array.name.starts_with("parameter") ? array.name : "ROOT");
       }
       continue;
     }

@@ -106,8 +106,8 @@ InputReading read_hlo_module(std::string_view text) {
       const std::string instruction(name);
       const std::string opcode = read_opcode_and_callees(t.substr(pos), instruction, facts);
       add(reading, *shapes, instruction,
-          computation.empty() ? "module" : "computation " + computation, number, facts,
-          computation, opcode);
+          computation.empty() ? "module" : "computation " + computation, number, facts, computation,
+          opcode);
     } else if (t.substr(eq + 3, 6) != "token[") {
       reading.warnings.push_back("line " + std::to_string(number) +
                                  ": cannot read the result shape of " + std::string(name));

@@ -1,7 +1,7 @@
 // Input text in the encodings logs are saved in: UTF-8 with or without a byte order mark, and
 // UTF-16, which Windows PowerShell's `>` and Out-File write (little endian, with a BOM).
-#include <cstdint>
 #include <algorithm>
+#include <cstdint>
 #include <optional>
 #include <string>
 

@@ -130,7 +130,8 @@ void check_shard_counts(const std::vector<int64_t>& shards) {
 
 std::string totals_count_text(const InputExplanation& e) {
   const std::size_t others = e.arrays.size() - e.buffers;
-  if (others == 0) return fmt::format("{} array{}", e.arrays.size(), e.arrays.size() == 1 ? "" : "s");
+  if (others == 0)
+    return fmt::format("{} array{}", e.arrays.size(), e.arrays.size() == 1 ? "" : "s");
   return fmt::format(
       "{} buffer{} of the {} arrays read (each buffer once: {} array{} fusion internals, tuple "
       "elements, aliases or entry layout entries of them; --json 'same_buffer' says which)",

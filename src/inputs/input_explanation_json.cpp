@@ -116,8 +116,7 @@ nlohmann::ordered_json input_explanation_json(const InputExplanation& e) {
 }
 
 void write_input_explanation_json(const std::function<void(std::string_view)>& write,
-                                  const InputExplanation& e,
-                                  const nlohmann::ordered_json& extra) {
+                                  const InputExplanation& e, const nlohmann::ordered_json& extra) {
   write_report(write, e, extra);
 }
 

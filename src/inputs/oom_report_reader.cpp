@@ -98,8 +98,7 @@ OutOfMemory read_summary(std::string_view line, int64_t number) {
     return oom;
   }
   at = 0;
-  if (const std::string_view space = between(line, at, "in memory space ", ".");
-      !space.empty()) {
+  if (const std::string_view space = between(line, at, "in memory space ", "."); !space.empty()) {
     // Older: "... in memory space hbm. Used 32.55G of 15.48G hbm."
     const std::string_view required = between(line, at, "Used ", " of ");
     const std::string_view available = between(line, at, "", " ");

@@ -36,8 +36,8 @@ int64_t size_of(const xla::Shape& shape) {
 }
 
 std::vector<ProgramFix> offers(const xla::Shape& shape, const ShardSplit& split = {}) {
-  return device_rewrites(shape, size_of(shape), Target::kTpuV5e, PredStorage::kTargetDefault,
-                         1000, split);
+  return device_rewrites(shape, size_of(shape), Target::kTpuV5e, PredStorage::kTargetDefault, 1000,
+                         split);
 }
 
 TEST(DeviceRewrites, FlattenIsOfferedFirstWhenItIsSmallest) {
@@ -202,8 +202,8 @@ std::vector<std::vector<int64_t>> small_shapes() {
 TEST(DeviceRewrites, NoRewriteOfTheKindsOfferedBeatsTheBestOffer) {
   std::mt19937_64 random(390);
   int pads = 0, transposes = 0, checked = 0;
-  for (ElementType type : {ElementType::kF32, ElementType::kBF16, ElementType::kS8,
-                           ElementType::kPred}) {
+  for (ElementType type :
+       {ElementType::kF32, ElementType::kBF16, ElementType::kS8, ElementType::kPred}) {
     for (const auto& dims : small_shapes()) {
       for (bool written : {false, true}) {
         if (written && dims.size() < 2) continue;
@@ -238,8 +238,8 @@ TEST(DeviceRewrites, NoRewriteOfTheKindsOfferedBeatsTheBestOffer) {
           }
           // The layout is the compiler's for the new array, and its size what is claimed.
           const xla::Shape made = xla::parse_shape(f.layout);
-          EXPECT_EQ(xla::print_shape(libtpu_device_shape(made.element_type, made.dimensions,
-                                                         Target::kTpuV5e)),
+          EXPECT_EQ(xla::print_shape(
+                        libtpu_device_shape(made.element_type, made.dimensions, Target::kTpuV5e)),
                     f.layout);
           EXPECT_EQ(size_of(made), f.size_bytes) << f.layout;
           if (f.kind == "reorder") {
@@ -287,9 +287,10 @@ TEST(DeviceRewrites, EveryOfferIsWhatTheCompilerGaveItsChange) {
       compiled[entry.at("codes")[i]] = layout;
       // The array a rewrite makes is a device array of its dims: the model's layout.
       const xla::Shape made = xla::parse_shape(layout);
-      EXPECT_EQ(xla::print_shape(laid_out(fmt::format("{}[{}]", element_type_name(made.element_type),
-                                                      fmt::join(made.dimensions, ",")))),
-                layout)
+      EXPECT_EQ(
+          xla::print_shape(laid_out(fmt::format("{}[{}]", element_type_name(made.element_type),
+                                                fmt::join(made.dimensions, ",")))),
+          layout)
           << text << " " << entry.at("codes")[i];
       smallest = std::min(smallest, size_of(made));
       ++rewrites_checked;

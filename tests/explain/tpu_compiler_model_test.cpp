@@ -7,8 +7,8 @@
 
 #include <filesystem>
 #include <fstream>
-#include <random>
 #include <nlohmann/json.hpp>
+#include <random>
 #include <string>
 
 #include "tessera/explain/target_profile.h"

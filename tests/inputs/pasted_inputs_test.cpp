@@ -86,8 +86,9 @@ TEST(PastedInputs, EveryGenerationsMessageFromTheCompiler) {
   // tests/fixtures/tpu_oracle/oom_messages.json: libtpu's words on every generation.
   for (const char* available : {"7.48G", "15.48G", "15.25G", "15.75G", "95.74G", "31.25G"}) {
     const std::string message =
-        std::string("RESOURCE_EXHAUSTED: Ran out of memory on HBM, the total memory required for "
-                    "HLO temporaries (512.00G) exceeds available HBM (") +
+        std::string(
+            "RESOURCE_EXHAUSTED: Ran out of memory on HBM, the total memory required for "
+            "HLO temporaries (512.00G) exceeds available HBM (") +
         available + ").";
     const auto found = find_out_of_memory(message);
     ASSERT_EQ(found.size(), 1u);
@@ -148,11 +149,11 @@ TEST(PastedInputs, HandWrittenModuleTuplesAndWhileState) {
   for (const ArrayExplanation& a : e.arrays) same[a.input.name] = a.input.same_buffer;
   EXPECT_EQ(same["Arg_0.1"], "");
   EXPECT_EQ(same["fusion"], "");
-  EXPECT_NE(same["tuple.8{0}"], "");         // a tuple of other instructions' buffers
-  EXPECT_NE(same["param_0.1"], "");          // inside the fused computation
-  EXPECT_NE(same["state{1}"], "");           // the while body's parameter
-  EXPECT_NE(same["gte.5"], "");              // an element of the state
-  EXPECT_NE(same["parameter 0"], "");        // the entry layout's: Arg_0.1's buffer
+  EXPECT_NE(same["tuple.8{0}"], "");   // a tuple of other instructions' buffers
+  EXPECT_NE(same["param_0.1"], "");    // inside the fused computation
+  EXPECT_NE(same["state{1}"], "");     // the while body's parameter
+  EXPECT_NE(same["gte.5"], "");        // an element of the state
+  EXPECT_NE(same["parameter 0"], "");  // the entry layout's: Arg_0.1's buffer
   EXPECT_NE(same["result{1,1}"], "");
 }
 
@@ -165,9 +166,8 @@ TEST(PastedInputs, ShardsAreRefusedForReportsAndSaidOnceForOtherRanks) {
   } catch (const Error& error) {
     EXPECT_NE(std::string(error.what()).find("already one device's"), std::string::npos);
   }
-  const InputExplanation e =
-      explain_input(read_input("a f32[80,100,3]{2,1,0} b f32[7]{0} c f32[9]{0} d s8[3]{0}\n"),
-                    options);
+  const InputExplanation e = explain_input(
+      read_input("a f32[80,100,3]{2,1,0} b f32[7]{0} c f32[9]{0} d s8[3]{0}\n"), options);
   ASSERT_EQ(e.warnings.size(), 1u);
   EXPECT_EQ(e.warnings[0],
             "--shards 8,1,1 splits arrays of rank 3: 3 arrays of another rank are explained whole");

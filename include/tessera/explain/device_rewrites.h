@@ -50,8 +50,8 @@ namespace tessera::explain {
 
 // `shape` is the array as laid out (its size is `size_bytes`); `target` a TPU generation (kTpu
 // is read as tpu-v5e). Offers that save no byte are left out; at most `limit`.
-std::vector<ProgramFix> device_rewrites(const xla::Shape& shape, int64_t size_bytes,
-                                        Target target, PredStorage pred, std::size_t limit,
+std::vector<ProgramFix> device_rewrites(const xla::Shape& shape, int64_t size_bytes, Target target,
+                                        PredStorage pred, std::size_t limit,
                                         const ShardSplit& split = {});
 
 }  // namespace tessera::explain

@@ -64,7 +64,7 @@ struct InputReading {
   InputFormat format = InputFormat::kShapeText;
   std::vector<InputArray> arrays;
   std::vector<OutOfMemory> out_of_memory;
-  bool truncated = false;  // more than kMaxInputArrays arrays: the rest were not read
+  bool truncated = false;             // more than kMaxInputArrays arrays: the rest were not read
   std::vector<std::string> warnings;  // what could not be read, with line numbers
 };
 

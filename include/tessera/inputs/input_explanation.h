@@ -45,7 +45,7 @@ struct ArrayExplanation {
 
 struct InputExplanation {
   InputFormat format = InputFormat::kShapeText;
-  std::vector<ArrayExplanation> arrays;  // sorted by padding bytes, most first
+  std::vector<ArrayExplanation> arrays;    // sorted by padding bytes, most first
   std::vector<OutOfMemory> out_of_memory;  // the compiler's summaries found in the text
   std::vector<std::string> warnings;
   // The totals count each buffer once: the arrays whose input.same_buffer is empty.
