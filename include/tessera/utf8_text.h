@@ -10,9 +10,20 @@
 namespace tessera {
 
 // `bytes` with every byte that is not part of a well-formed UTF-8 character (RFC 3629: no
-// overlong forms, no surrogates, at most U+10FFFF) written as `\xNN`; valid text is unchanged:
-//   printable_utf8("f32[ÿ]") == "f32[ÿ]", printable_utf8("a\xff" "b") == "a\\xffb".
+// overlong forms, no surrogates, at most U+10FFFF) written as `\xNN` and every control character
+// (U+0000-U+001F, U+007F-U+009F: a NUL would cut a C string short, an ESC drive the terminal, and
+// XML allows none of them) as `\u00NN`; other valid text is unchanged (issue 40):
+//   printable_utf8("f32[ÿ]") == "f32[ÿ]", printable_utf8("a\xff" "b") == "a\\xffb",
+//   printable_utf8("a\x01" "b") == "a\\u0001b".
 std::string printable_utf8(std::string_view bytes);
+
+// printable_utf8 of each line, keeping the line breaks: for messages that are several lines on
+// purpose (the input and a caret under it).
+std::string printable_lines(std::string_view bytes);
+
+// Why `bytes` cannot be printed as it is, or "" when printable_utf8 would leave it unchanged:
+// "byte 3 (0xc3) is not UTF-8" or "character 2 is the control character U+0001".
+std::string unprintable_reason(std::string_view bytes);
 
 // The character starting at byte `offset` of `bytes`, printable: a whole UTF-8 character, or
 // `\xNN` for a byte that does not start one; "" at the end. character_at("(2,ÿ1)", 3) == "ÿ".

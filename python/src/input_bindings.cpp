@@ -41,8 +41,7 @@ void bind_inputs(nb::module_& module) {
   module.def(
       "_jax_layout_shape",
       [](std::string_view shape, std::string_view repr) {
-        return xla::print_shape(
-            inputs::apply_jax_layout(xla::parse_shape(shape), inputs::parse_jax_layout(repr)));
+        return inputs::shape_with_jax_layout(shape, repr);
       },
       nb::arg("shape"), nb::arg("repr"));
   module.def(

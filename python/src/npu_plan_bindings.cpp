@@ -18,16 +18,25 @@ namespace tessera::python {
 void bind_npu_plan(nb::module_& m) {
   m.def(
       "_check_plan",
-      [](const std::string& text) {
+      [](const std::string& text, int64_t max_overlaps) {
         npu::PlanCheck check;
         {
           nb::gil_scoped_release release;
-          check = npu::check_local_plan(npu::parse_local_plan_text(text));
+          check =
+              npu::check_local_plan(npu::parse_local_plan_text(text), {.max_listed = max_overlaps});
         }
         return json_to_python(npu::plan_check_json(check));
       },
-      nb::arg("plan_json"),
-      "The report of `tessera npu plan --json` for a plan given as JSON text.");
+      nb::arg("plan_json"), nb::arg("max_overlaps"),
+      "The report of `tessera npu plan --json --max-overlaps N` for a plan given as JSON text.");
+  m.def(
+      "_read_plan_file",
+      [](const std::string& path) {
+        nb::gil_scoped_release release;
+        // The CLI's reader: a FIFO or device is refused without blocking, errors name the file.
+        return npu::local_plan_json(npu::read_local_plan(path)).dump();
+      },
+      nb::arg("path"), "The plan in a file, as the JSON text `tessera npu plan FILE` reads.");
   m.def(
       "_draw_plan",
       [](const std::string& text, const std::string& path) {

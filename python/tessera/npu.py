@@ -18,7 +18,7 @@ import json
 import os
 from typing import Any, Union
 
-from ._tessera.npu import Device, Matrix, Tensor, _check_plan, _draw_plan, best_w, presets
+from ._tessera.npu import Device, Matrix, Tensor, _check_plan, _draw_plan, _read_plan_file, best_w, presets
 
 __all__ = ["Device", "Matrix", "Plan", "Tensor", "best_w", "presets"]
 
@@ -34,25 +34,32 @@ class Plan:
         >>> plan.tensors[1]["address"], plan.overlaps
         (256, [])
 
-    check() returns the dict of `tessera npu plan --json` (keys plan, tensors, overlaps,
-    empty_block_reuse, bank_conflicts, npus); the properties are its parts. Bad plans raise the
-    same tessera errors, with the same words, as the CLI.
+    check() returns the dict of `tessera npu plan --json` (keys summary, plan, tensors,
+    overlaps, empty_block_reuse, bank_conflicts, npus); the properties are its parts. Overlaps
+    are one entry per tensor pair; max_overlaps bounds the entries listed per kind, as
+    `--max-overlaps` does (the counts in summary are whole). Bad plans raise the same tessera
+    errors, with the same words, as the CLI; a path is read by the CLI's own reader.
     """
 
-    def __init__(self, plan: Union[dict, str, "os.PathLike[str]"]):
+    def __init__(self, plan: Union[dict, str, "os.PathLike[str]"], max_overlaps: int = 100):
         if isinstance(plan, dict):
             self._text = json.dumps(plan)
         elif isinstance(plan, os.PathLike) or (isinstance(plan, str) and not plan.lstrip().startswith("{")):
-            with open(plan, encoding="utf-8") as f:
-                self._text = f.read()
+            self._text = _read_plan_file(os.fspath(plan))
         elif isinstance(plan, str):
             self._text = plan
         else:
             raise TypeError(f"a plan is a dict, JSON text or a file path, not {type(plan).__name__}")
-        self._report = _check_plan(self._text)
+        self._report = _check_plan(self._text, max_overlaps)
 
     def check(self) -> dict[str, Any]:
         return self._report
+
+    @property
+    def clean(self) -> bool:
+        """No overlap, bank conflict, or tensor not placed or past local memory: what `tessera
+        npu plan --check` exits 0 for (empty-block reuse is allowed, with a warning)."""
+        return self._report["summary"]["clean"]
 
     @property
     def placed(self) -> dict[str, Any]:

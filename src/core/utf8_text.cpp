@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <optional>
+#include <utility>
+
 namespace tessera {
 namespace {
 
@@ -30,8 +33,28 @@ std::size_t character_length(std::string_view bytes, std::size_t offset) {
   return 0;
 }
 
-std::string escaped(unsigned char byte) {
-  return fmt::format("\\x{:02x}", byte);
+// The control character (C0, DEL or C1) of `length` bytes at `offset`, or nullopt.
+std::optional<unsigned> control_character(std::string_view bytes, std::size_t offset,
+                                          std::size_t length) {
+  const auto lead = static_cast<unsigned char>(bytes[offset]);
+  if (length == 1 && (lead < 0x20 || lead == 0x7f)) return lead;
+  if (length == 2 && lead == 0xc2) {
+    const auto second = static_cast<unsigned char>(bytes[offset + 1]);
+    if (second <= 0x9f) return second;  // U+0080-U+009F
+  }
+  return std::nullopt;
+}
+
+// One character or invalid byte at `offset` as printed, and the bytes it took.
+std::pair<std::string, std::size_t> printable_at(std::string_view bytes, std::size_t offset) {
+  const std::size_t length = character_length(bytes, offset);
+  if (length == 0) {
+    return {fmt::format("\\x{:02x}", static_cast<unsigned char>(bytes[offset])), 1};
+  }
+  if (const auto control = control_character(bytes, offset, length)) {
+    return {fmt::format("\\u{:04x}", *control), length};
+  }
+  return {std::string(bytes.substr(offset, length)), length};
 }
 
 }  // namespace
@@ -40,31 +63,52 @@ std::string printable_utf8(std::string_view bytes) {
   std::string result;
   result.reserve(bytes.size());
   for (std::size_t i = 0; i < bytes.size();) {
-    const std::size_t length = character_length(bytes, i);
-    if (length == 0) {
-      result += escaped(static_cast<unsigned char>(bytes[i]));
-      ++i;
-    } else {
-      result.append(bytes.substr(i, length));
-      i += length;
-    }
+    const auto [text, length] = printable_at(bytes, i);
+    result += text;
+    i += length;
   }
   return result;
 }
 
+std::string printable_lines(std::string_view bytes) {
+  std::string result;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t end = bytes.find('\n', start);
+    result += printable_utf8(bytes.substr(start, end - start));
+    if (end == std::string_view::npos) return result;
+    result += '\n';
+    start = end + 1;
+  }
+}
+
+std::string unprintable_reason(std::string_view bytes) {
+  std::size_t character = 0;
+  for (std::size_t i = 0; i < bytes.size(); ++character) {
+    const std::size_t length = character_length(bytes, i);
+    if (length == 0) {
+      return fmt::format("byte {} (0x{:02x}) is not UTF-8", i + 1,
+                         static_cast<unsigned char>(bytes[i]));
+    }
+    if (const auto control = control_character(bytes, i, length)) {
+      return fmt::format("character {} is the control character U+{:04X}", character + 1, *control);
+    }
+    i += length;
+  }
+  return "";
+}
+
 std::string character_at(std::string_view bytes, std::size_t offset) {
   if (offset >= bytes.size()) return "";
-  const std::size_t length = character_length(bytes, offset);
-  if (length == 0) return escaped(static_cast<unsigned char>(bytes[offset]));
-  return std::string(bytes.substr(offset, length));
+  return printable_at(bytes, offset).first;
 }
 
 std::size_t display_column(std::string_view bytes, std::size_t offset) {
   std::size_t column = 0;
   for (std::size_t i = 0; i < offset && i < bytes.size();) {
-    const std::size_t length = character_length(bytes, i);
-    column += length == 0 ? 4 : 1;  // `\xNN`
-    i += length == 0 ? 1 : length;
+    const auto [text, length] = printable_at(bytes, i);
+    column += length == text.size() ? 1 : text.size();  // an escape is as wide as its text
+    i += length;
   }
   return column;
 }

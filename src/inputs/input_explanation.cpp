@@ -57,11 +57,31 @@ void compare_with_report(ArrayExplanation& a) {
   }
 }
 
+// input_lines writes a byte that is not UTF-8 as `\xNN` and a control character as `\u00NN`;
+// in a shape, say that rather than what the parser finds at the backslash (issue 40: a 0xc3
+// became '?' and was called a dynamic dimension).
+void refuse_escaped_bytes(std::string_view shape) {
+  for (std::size_t at = shape.find('\\'); at != std::string_view::npos;
+       at = shape.find('\\', at + 1)) {
+    const std::string_view rest = shape.substr(at);
+    const bool byte = rest.size() >= 4 && rest[1] == 'x';
+    const bool control = rest.size() >= 6 && rest.substr(1, 3) == "u00";
+    if (!byte && !control) continue;
+    const std::string_view escape = rest.substr(0, byte ? 4 : 6);
+    throw Error(ErrorKind::kSyntax,
+                fmt::format("the shape holds {} ({}), shown escaped; no XLA shape has one",
+                            byte ? "a byte that is not UTF-8" : "a control character", escape),
+                shape, at);
+  }
+}
+
+
 // Everything but the comparison with the report depends on the shape's text alone.
 ArrayExplanation explain_array(const InputArray& input, const InputOptions& options) {
   ArrayExplanation a;
   a.input = input;
   try {
+    refuse_escaped_bytes(input.shape);
     bool layout_written = false;
     xla::Shape shape = xla::parse_shape(input.shape, layout_written);
     explain::ShardSplit split;
@@ -256,9 +276,14 @@ std::string input_explanation_text(const InputExplanation& e, std::size_t top) {
       out += fmt::format("     best fix ({}): {} -> {}, saves {}\n", f.kind, f.change,
                          human_bytes(f.size_bytes), human_bytes(f.bytes_saved));
     }
-    if (!a.input.reported_size.empty()) {
-      out += fmt::format("     report: Size {}, Unpadded {}{}\n", a.input.reported_size,
-                         a.input.reported_unpadded,
+    // Only the numbers the report gave whole (a cut one is a warning, not compared).
+    std::vector<std::string> reported;
+    if (!a.input.reported_size.empty()) reported.push_back("Size " + a.input.reported_size);
+    if (!a.input.reported_unpadded.empty()) {
+      reported.push_back("Unpadded " + a.input.reported_unpadded);
+    }
+    if (!reported.empty()) {
+      out += fmt::format("     report: {}{}\n", fmt::join(reported, ", "),
                          a.disagreements.empty() ? " (tessera agrees)" : "");
     }
     for (const auto& d : a.disagreements)

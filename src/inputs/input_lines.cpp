@@ -1,8 +1,10 @@
 // Splitting input text into lines as the readers see them (log prefixes removed).
+#include <algorithm>
 #include <cctype>
 #include <string>
 
 #include "tessera/inputs/input_arrays.h"
+#include "tessera/utf8_text.h"
 
 namespace tessera::inputs {
 namespace {
@@ -32,38 +34,14 @@ std::size_t log_prefix_length(std::string_view line) {
   return close + 2;
 }
 
-// Length of the valid UTF-8 sequence starting at s[i], or 0 (overlongs and surrogates are not
-// rejected: the point is that every string tessera prints or puts in JSON is well-formed).
-std::size_t utf8_length(std::string_view s, std::size_t i) {
-  const auto lead = static_cast<unsigned char>(s[i]);
-  const std::size_t n = lead < 0x80           ? 1
-                        : (lead >> 5) == 0x6  ? 2
-                        : (lead >> 4) == 0xE  ? 3
-                        : (lead >> 3) == 0x1E ? 4
-                                              : 0;
-  if (n == 0 || i + n > s.size()) return 0;
-  for (std::size_t k = 1; k < n; ++k) {
-    if ((static_cast<unsigned char>(s[i + k]) >> 6) != 0x2) return 0;
-  }
-  return n;
-}
-
-// Input text is the user's log: bytes that are not UTF-8 become '?' so that warnings, names and
-// JSON output stay valid UTF-8.
-std::string valid_utf8(std::string_view line) {
-  std::string out;
-  out.reserve(line.size());
-  for (std::size_t i = 0; i < line.size();) {
-    const std::size_t n = utf8_length(line, i);
-    if (n == 0) {
-      out += '?';
-      ++i;
-    } else {
-      out.append(line.substr(i, n));
-      i += n;
-    }
-  }
-  return out;
+// Input text is the user's log: tabs become spaces, and bytes that are not UTF-8 and control
+// characters become their escapes (`\xc3`, `\u0001`: tessera/utf8_text.h), so that warnings,
+// names and JSON output stay printable UTF-8. Until issue 40 they became '?', which the shape
+// parser then took for a dynamic dimension.
+std::string printable_line(std::string_view line) {
+  std::string spaced(line);
+  std::replace(spaced.begin(), spaced.end(), '\t', ' ');
+  return printable_utf8(spaced);
 }
 
 // An escaped message inside a line: Python's repr of an exception ("RuntimeError:
@@ -141,12 +119,12 @@ void for_each_input_line(std::string_view text, const InputLineVisitor& visit) {
       for (std::size_t from = 0; from <= message.size();) {
         std::size_t to = message.find('\n', from);
         if (to == std::string::npos) to = message.size();
-        visit(valid_utf8(without_prefix(std::string_view(message).substr(from, to - from))),
+        visit(printable_line(without_prefix(std::string_view(message).substr(from, to - from))),
               number);
         from = to + 1;
       }
     } else {
-      visit(valid_utf8(line), number);
+      visit(printable_line(line), number);
     }
     if (end == text.size()) break;
     start = end + 1;

@@ -3,13 +3,13 @@
 
 #include <algorithm>
 #include <cctype>
-#include <fstream>
 #include <iostream>
 #include <string>
 
 #include "tessera/error.h"
 #include "tessera/inputs/input_arrays.h"
 #include "tessera/inputs/shapes_in_text.h"
+#include "tessera/regular_file.h"
 
 namespace tessera::inputs {
 namespace {
@@ -62,20 +62,14 @@ bool looks_like_path(std::string_view argument) {
 }
 
 std::string read_input_text(const std::string& path) {
-  std::ifstream file;
-  std::istream* in = &std::cin;
-  if (path != "-") {
-    file.open(path, std::ios::binary);
-    if (!file) throw Error(ErrorKind::kIo, fmt::format("cannot read the input file '{}'", path));
-    in = &file;
-  }
+  if (path != "-") return read_regular_file(path, static_cast<int64_t>(kMaxInputBytes));
   std::string text;
   char buffer[1 << 16];
-  while (in->read(buffer, sizeof buffer) || in->gcount() > 0) {
-    text.append(buffer, static_cast<std::size_t>(in->gcount()));
+  while (std::cin.read(buffer, sizeof buffer) || std::cin.gcount() > 0) {
+    text.append(buffer, static_cast<std::size_t>(std::cin.gcount()));
     if (text.size() > kMaxInputBytes) {
       throw Error(ErrorKind::kOutOfRange,
-                  fmt::format("the input '{}' is larger than {} bytes", path, kMaxInputBytes));
+                  fmt::format("the standard input holds more than {} bytes", kMaxInputBytes));
     }
   }
   return text;

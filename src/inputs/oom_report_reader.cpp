@@ -46,6 +46,33 @@ std::optional<std::pair<std::string, std::string>> entry_start(std::string_view 
   return std::make_pair(std::string(t.substr(0, dot)), std::string(trim(t.substr(dot + 7))));
 }
 
+// A whole size as XLA prints it (explain/xla_sizes.h): "61.25M", "4.0K", "512B". A report cut
+// short mid-number ("Unpadded size: 61.") is not one.
+bool is_size_text(std::string_view text) {
+  std::size_t i = text.starts_with('-') ? 1 : 0;
+  const auto digits = [&] {
+    const std::size_t start = i;
+    while (i < text.size() && text[i] >= '0' && text[i] <= '9') ++i;
+    return i > start;
+  };
+  if (!digits()) return false;
+  if (i < text.size() && text[i] == '.' && (++i, !digits())) return false;
+  return i + 1 == text.size() &&
+         std::string_view("BKMGTPE").find(text[i]) != std::string_view::npos;
+}
+
+// "31.00G (32.0x expansion)"
+bool is_padding_text(std::string_view text) {
+  const std::size_t open = text.find(" (");
+  if (open == std::string_view::npos || !is_size_text(text.substr(0, open))) return false;
+  std::string_view factor = text.substr(open + 2);
+  constexpr std::string_view kEnd = "x expansion)";
+  if (!factor.ends_with(kEnd)) return false;
+  factor.remove_suffix(kEnd.size());
+  return !factor.empty() && factor.find_first_not_of("0123456789.") == std::string_view::npos &&
+         factor.front() != '.' && factor.back() != '.';
+}
+
 struct Entry {
   std::string number;
   std::string size;
@@ -129,6 +156,15 @@ std::vector<OutOfMemory> find_out_of_memory(std::string_view text) {
 InputReading read_oom_report(std::string_view text) {
   InputReading reading;
   reading.format = InputFormat::kOomReport;
+  // A number of the report's own, or "" (not compared) with a warning when it is not whole: a
+  // report cut inside "Unpadded size: 61." was said to disagree with tessera (issue 40).
+  const auto reported = [&](std::string_view value, bool whole, std::string_view line,
+                            int64_t number) {
+    if (whole) return std::string(value);
+    reading.warnings.push_back("line " + std::to_string(number) + ": '" + std::string(trim(line)) +
+                               "' is cut short or not a size XLA prints; not compared");
+    return std::string();
+  };
   std::string space = "hbm";
   std::optional<Entry> entry;
   auto finish = [&] {
@@ -167,7 +203,8 @@ InputReading read_oom_report(std::string_view text) {
     }
     if (auto start = entry_start(line)) {
       finish();
-      entry = Entry{start->first, start->second, number, {}, 0, {}, {}, {}};
+      entry = Entry{start->first, "", number, {}, 0, {}, {}, {}};
+      entry->size = reported(start->second, is_size_text(start->second), line, number);
       return;
     }
     if (!entry) return;
@@ -181,9 +218,9 @@ InputReading read_oom_report(std::string_view text) {
                                    std::string(shape->substr(0, 80)) + "'");
       }
     } else if (auto unpadded = field(line, "Unpadded size:")) {
-      entry->unpadded = std::string(*unpadded);
+      entry->unpadded = reported(*unpadded, is_size_text(*unpadded), line, number);
     } else if (auto padding = field(line, "Extra memory due to padding:")) {
-      entry->padding = std::string(*padding);
+      entry->padding = reported(*padding, is_padding_text(*padding), line, number);
     } else if (auto label = field(line, "XLA label:")) {
       entry->name = label_name(*label);
     } else if (trim(line).substr(0, 5) == "=====") {

@@ -101,15 +101,27 @@ void copy_contents(int from, int to, int64_t bytes, const std::string& path) {
   }
 }
 
+// The file a chain of symbolic links ends at, whether it exists or not: through a link tessera
+// replaces the file the link names and keeps the link, as the shell's `>` writes through one.
+// Before issue 40 a live link was followed and a dangling one replaced by a regular file.
+std::string file_named_by(std::string path) {
+  constexpr int kMaxLinks = 40;  // Linux's own limit on links followed in one path lookup
+  for (int links = 0; links < kMaxLinks; ++links) {
+    std::error_code error;
+    if (!std::filesystem::is_symlink(path, error)) return path;
+    const std::filesystem::path target = std::filesystem::read_symlink(path, error);
+    if (error) fail(path, error.message());
+    path = target.is_absolute() ? target.string()
+                                : (std::filesystem::path(path).parent_path() / target).string();
+  }
+  fail(path, "too many levels of symbolic links");
+}
+
 }  // namespace
 
 AtomicFile::AtomicFile(std::string destination, Temporary temporary)
     : destination_(std::move(destination)) {
-  // Through a symbolic link, replace the file it names, not the link.
-  std::error_code not_a_link;
-  if (std::filesystem::is_symlink(destination_, not_a_link)) {
-    destination_ = std::filesystem::weakly_canonical(destination_, not_a_link).string();
-  }
+  destination_ = file_named_by(destination_);
   struct stat existing {};
   if (::stat(destination_.c_str(), &existing) == 0) {
     if (S_ISDIR(existing.st_mode)) fail(destination_, "it is a directory");

@@ -25,6 +25,20 @@ Device make_device(int64_t npus, int64_t local_memory_bytes, int64_t alignment_b
     throw Error(ErrorKind::kInvalid,
                 fmt::format("{} NPUs is more than the {} tessera models", npus, kMaxNpus));
   }
+  // An aligned C stride is H*W*bytes rounded up to the alignment and counted in elements: with
+  // align=3 a 4-byte element's stride would not be a whole number of elements, and an alignment
+  // past the end of local memory places nothing (issue 40). Every device has a power of two.
+  if ((alignment_bytes & (alignment_bytes - 1)) != 0) {
+    throw Error(ErrorKind::kInvalid,
+                fmt::format("the alignment must be a power of two (1, 2, 4, ... bytes), got {}",
+                            alignment_bytes));
+  }
+  if (alignment_bytes > local_memory_bytes) {
+    throw Error(ErrorKind::kInvalid,
+                fmt::format("the alignment of {} bytes is larger than the local memory of {} "
+                            "bytes per NPU",
+                            alignment_bytes, local_memory_bytes));
+  }
   if (local_memory_bytes % banks != 0) {
     throw Error(ErrorKind::kInvalid,
                 fmt::format("{} banks do not divide the local memory of {} bytes", banks,

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <set>
 #include <string>
 
 #include "plan_placement.h"
@@ -12,30 +13,76 @@
 namespace tessera::npu {
 namespace {
 
-bool fits_with(const LocalTensor& tensor, const TensorShape& shape) {
+bool fits_with(const LocalTensor& tensor, const TensorShape& shape,
+               std::optional<int64_t> max_bytes_per_npu) {
   try {
-    return LocalTensor(tensor.device(), shape, tensor.element_type(), tensor.address(),
-                       tensor.layout(), tensor.storage_mode())
-        .fits();
+    const LocalTensor slice(tensor.device(), shape, tensor.element_type(), tensor.address(),
+                            tensor.layout(), tensor.storage_mode());
+    return slice.fits() &&
+           (!max_bytes_per_npu || slice.bytes_reserved_per_npu() <= *max_bytes_per_npu);
   } catch (const Error&) {
     return false;
   }
 }
 
+// What two normalized run lists share, without building the list: the plan compares every pair
+// on every NPU (up to kMaxPlanComparisons times).
+struct Shared {
+  int64_t bytes = 0;
+  int64_t first = 0;  // the lowest shared byte (when bytes > 0)
+  int64_t end = 0;    // one past the highest
+};
+
+// `steps` counts the runs walked (the check's work budget).
+Shared shared_bytes(const ByteRuns& a, const ByteRuns& b, int64_t& steps) {
+  Shared shared;
+  // Runs that cannot meet (the common case in a sound plan) cost nothing to compare.
+  if (a.empty() || b.empty() || a.back().end <= b.front().begin ||
+      b.back().end <= a.front().begin) {
+    return shared;
+  }
+  std::size_t i = 0;
+  std::size_t j = 0;
+  while (i < a.size() && j < b.size()) {
+    const int64_t begin = std::max(a[i].begin, b[j].begin);
+    const int64_t end = std::min(a[i].end, b[j].end);
+    if (begin < end) {
+      if (shared.bytes == 0) shared.first = begin;
+      shared.bytes += end - begin;
+      shared.end = end;
+    }
+    (a[i].end < b[j].end ? i : j) += 1;
+  }
+  steps += static_cast<int64_t>(i + j);
+  return shared;
+}
+
+// One entry for the pair over all NPUs; the elements are looked up only for listed entries.
 void compare_pair(const PlannedTensor& a, const PlannedTensor& b, PlanCheck& check) {
   const int64_t npus = a.tensor->device().npus;
-  bool overlapped = false;
+  PlanOverlap overlap{a.name, b.name, 0, 0, 0, 0, {}, 0, {}, {}};
   for (int64_t q = 0; q < npus; ++q) {
     const auto u = static_cast<std::size_t>(q);
-    const ByteRuns common = intersect_runs(a.runs[u], b.runs[u]);
-    if (common.empty()) continue;
-    overlapped = true;
-    const int64_t first = common.front().begin;
-    check.overlaps.push_back({a.name, b.name, q, total_bytes(common), first,
-                              element_at_byte(*a.tensor, q, first),
-                              element_at_byte(*b.tensor, q, first)});
+    const Shared shared = shared_bytes(a.runs[u], b.runs[u], check.run_steps);
+    if (shared.bytes == 0) continue;
+    if (overlap.npus++ == 0) {
+      overlap.first_npu = q;
+      overlap.first_byte = shared.first;
+      overlap.byte_range = {shared.first, shared.end};
+    }
+    overlap.last_npu = q;
+    overlap.bytes += shared.bytes;
+    overlap.byte_range = {std::min(overlap.byte_range.begin, shared.first),
+                          std::max(overlap.byte_range.end, shared.end)};
   }
-  if (overlapped) return;
+  if (overlap.npus > 0) {
+    if (check.counts.overlaps++ < check.max_listed) {
+      overlap.a_element = element_at_byte(*a.tensor, overlap.first_npu, overlap.first_byte);
+      overlap.b_element = element_at_byte(*b.tensor, overlap.first_npu, overlap.first_byte);
+      check.overlaps.push_back(std::move(overlap));
+    }
+    return;
+  }
   // No byte in common: does either store bytes inside the other's band?
   for (const auto& [inner, outer] : {std::pair{&a, &b}, std::pair{&b, &a}}) {
     const int64_t begin = outer->tensor->start().offset;
@@ -44,12 +91,45 @@ void compare_pair(const PlannedTensor& a, const PlannedTensor& b, PlanCheck& che
     int64_t bytes = 0;
     for (int64_t q = 0; q < npus; ++q) {
       const int64_t inside =
-          total_bytes(intersect_runs(inner->runs[static_cast<std::size_t>(q)], band));
+          shared_bytes(inner->runs[static_cast<std::size_t>(q)], band, check.run_steps).bytes;
       if (inside == 0) continue;
       if (!first_npu) first_npu = q;
       bytes += inside;
     }
-    if (first_npu) check.empty_block_reuse.push_back({inner->name, outer->name, *first_npu, bytes});
+    if (first_npu && check.counts.empty_block_reuse++ < check.max_listed) {
+      check.empty_block_reuse.push_back({inner->name, outer->name, *first_npu, bytes});
+    }
+  }
+}
+
+// Per op, each tensor it reads against each it writes: the banks they share on some NPU.
+void compare_banks(PlanCheck& check) {
+  const auto find = [&](const std::string& name) -> const PlannedTensor& {
+    return *std::find_if(check.tensors.begin(), check.tensors.end(),
+                         [&](const PlannedTensor& t) { return t.name == name; });
+  };
+  for (const PlanOp& op : check.plan.ops) {
+    for (const std::string& read : op.reads) {
+      for (const std::string& written : op.writes) {
+        const PlannedTensor& a = find(read);
+        const PlannedTensor& b = find(written);
+        if (read == written || !a.fits || !b.fits) continue;
+        std::set<int64_t> banks;
+        PlanBankConflict conflict{op.name, read, written, {}, 0, 0};
+        for (std::size_t q = 0; q < a.banks.size(); ++q) {
+          std::vector<int64_t> common;
+          std::set_intersection(a.banks[q].begin(), a.banks[q].end(), b.banks[q].begin(),
+                                b.banks[q].end(), std::back_inserter(common));
+          if (common.empty()) continue;
+          if (conflict.npus++ == 0) conflict.first_npu = static_cast<int64_t>(q);
+          banks.insert(common.begin(), common.end());
+        }
+        if (conflict.npus > 0 && check.counts.bank_conflicts++ < check.max_listed) {
+          conflict.banks.assign(banks.begin(), banks.end());
+          check.bank_conflicts.push_back(std::move(conflict));
+        }
+      }
+    }
   }
 }
 
@@ -80,6 +160,11 @@ void check_plan_size(const LocalPlan& plan) {
 
 }  // namespace
 
+bool PlanCheck::clean() const {
+  return counts.overlaps == 0 && counts.bank_conflicts == 0 && counts.not_placed == 0 &&
+         counts.not_fitting == 0;
+}
+
 std::optional<std::vector<int64_t>> element_at_byte(const LocalTensor& tensor, int64_t npu,
                                                     int64_t byte) {
   try {
@@ -90,9 +175,10 @@ std::optional<std::vector<int64_t>> element_at_byte(const LocalTensor& tensor, i
   }
 }
 
-std::vector<PlanSlice> smallest_slices(const LocalTensor& tensor) {
+std::vector<PlanSlice> smallest_slices(const LocalTensor& tensor,
+                                       std::optional<int64_t> max_bytes_per_npu) {
   std::vector<PlanSlice> slices;
-  if (tensor.fits()) return slices;
+  if (fits_with(tensor, tensor.shape(), max_bytes_per_npu)) return slices;
   constexpr char kDims[4] = {'N', 'C', 'H', 'W'};
   for (int axis = 0; axis < 4; ++axis) {
     const int64_t extent = tensor.shape()[axis];
@@ -102,13 +188,16 @@ std::vector<PlanSlice> smallest_slices(const LocalTensor& tensor) {
       shape[axis] = (extent + count - 1) / count;
       return shape;
     };
-    if (!fits_with(tensor, shape_for(extent))) continue;  // even one value per slice is too big
+    const auto fits = [&](int64_t count) {
+      return fits_with(tensor, shape_for(count), max_bytes_per_npu);
+    };
+    if (!fits(extent)) continue;  // even one value per slice is too big
     // Fitting only gets easier as the slice shrinks, so the fewest slices is a binary search.
     int64_t low = 1;  // does not fit
     int64_t high = extent;
     while (high - low > 1) {
       const int64_t mid = low + (high - low) / 2;
-      (fits_with(tensor, shape_for(mid)) ? high : low) = mid;
+      (fits(mid) ? high : low) = mid;
     }
     const TensorShape shape = shape_for(high);
     const LocalTensor slice(tensor.device(), shape, tensor.element_type(), tensor.address(),
@@ -118,20 +207,31 @@ std::vector<PlanSlice> smallest_slices(const LocalTensor& tensor) {
   return slices;
 }
 
-PlanCheck check_local_plan(const LocalPlan& plan) {
+PlanCheck check_local_plan(const LocalPlan& plan, const PlanCheckOptions& options) {
+  if (options.max_listed < 0 || options.max_listed > kMaxListedFindings) {
+    throw Error(ErrorKind::kOutOfRange,
+                fmt::format("the findings listed per kind (--max-overlaps) must be 0..{}, not {}",
+                            kMaxListedFindings, options.max_listed));
+  }
   check_plan_size(plan);
   PlanCheck check;
+  check.max_listed = options.max_listed;
   int64_t byte_runs = 0;
-  std::vector<std::string> explanations;
-  check.plan = detail::place_auto_tensors(plan, explanations);
+  std::vector<detail::AutoPlacement> placements;
+  check.plan = detail::place_auto_tensors(plan, placements);
   const Device& device = plan.device;
   for (std::size_t i = 0; i < check.plan.tensors.size(); ++i) {
     const PlanTensor& spec = check.plan.tensors[i];
     PlannedTensor t;
     t.name = spec.name;
-    t.placement = explanations[i];
+    t.placement = placements[i].explanation;
+    t.free_band = placements[i].free_band;
     const LocalTensor tensor = spec.auto_address ? make_plan_tensor(check.plan, spec, 0)
                                                  : make_plan_tensor(check.plan, spec);
+    if (spec.matrix) {
+      t.best_width = plan.tensors[i].matrix->best_width;
+      if (spec.matrix->width) t.matrix_width = parse_address(*spec.matrix->width, "w");
+    }
     t.bytes_per_npu = tensor.bytes_reserved_per_npu();
     t.fits = !spec.auto_address && tensor.fits();
     if (t.fits) {
@@ -145,7 +245,9 @@ PlanCheck check_local_plan(const LocalPlan& plan) {
       }
       for (const ByteRuns& runs : t.runs) t.banks.push_back(banks_of(runs, device.bank_bytes()));
     } else {
-      t.slices = smallest_slices(tensor);
+      // Not placed: slices that fit the longest free band; not fitting: local memory.
+      t.slices = smallest_slices(tensor, t.free_band);
+      ++(spec.auto_address ? check.counts.not_placed : check.counts.not_fitting);
     }
     if (!spec.auto_address) t.tensor = tensor;
     check.tensors.push_back(std::move(t));
@@ -156,35 +258,25 @@ PlanCheck check_local_plan(const LocalPlan& plan) {
         compare_pair(check.tensors[i], check.tensors[j], check);
       }
     }
+    if (check.run_steps > options.max_run_steps) {
+      throw Error(ErrorKind::kUnsupported,
+                  fmt::format("the plan's tensors overlap so much that comparing them walks more "
+                              "than {} byte runs ({} tensors storing {} runs); tessera stops "
+                              "there: split the plan",
+                              options.max_run_steps, check.tensors.size(), byte_runs));
+    }
   }
-  if (device.banks > 1) {
-    const auto find = [&](const std::string& name) -> const PlannedTensor& {
-      return *std::find_if(check.tensors.begin(), check.tensors.end(),
-                           [&](const PlannedTensor& t) { return t.name == name; });
-    };
-    for (const PlanOp& op : check.plan.ops) {
-      for (const std::string& read : op.reads) {
-        for (const std::string& written : op.writes) {
-          const PlannedTensor& a = find(read);
-          const PlannedTensor& b = find(written);
-          if (read == written || !a.fits || !b.fits) continue;
-          for (std::size_t q = 0; q < a.banks.size(); ++q) {
-            for (int64_t bank : a.banks[q]) {
-              if (std::binary_search(b.banks[q].begin(), b.banks[q].end(), bank)) {
-                check.bank_conflicts.push_back(
-                    {op.name, read, written, static_cast<int64_t>(q), bank});
-              }
-            }
-          }
-        }
+  if (device.banks > 1) compare_banks(check);
+  for (int64_t q = 0; q < device.npus; ++q) {
+    // All tensors' runs at once: merging one tensor at a time grew quadratic with disjoint ones.
+    ByteRuns all;
+    for (const PlannedTensor& t : check.tensors) {
+      if (t.fits) {
+        const ByteRuns& runs = t.runs[static_cast<std::size_t>(q)];
+        all.insert(all.end(), runs.begin(), runs.end());
       }
     }
-  }
-  for (int64_t q = 0; q < device.npus; ++q) {
-    ByteRuns used;
-    for (const PlannedTensor& t : check.tensors) {
-      if (t.fits) used = unite_runs(used, t.runs[static_cast<std::size_t>(q)]);
-    }
+    const ByteRuns used = normalize_runs(std::move(all));
     PlanNpuUsage usage{q, total_bytes(used), 0, 0};
     usage.free_bytes = device.local_memory_bytes - usage.used_bytes;
     for (const ByteRun& run : complement_runs(used, 0, device.local_memory_bytes)) {

@@ -53,24 +53,27 @@ std::set<std::string> op_partners(const LocalPlan& plan, const std::string& name
   return partners;
 }
 
-// Fixes a matrix's "best" width at `address` so that the band no longer depends on it.
-void fix_best_width(const LocalPlan& plan, PlanTensor& tensor, int64_t address) {
+// Fixes a matrix's "best" width at `address` so that the band no longer depends on it, and the
+// plan printed back says the number (issue 40).
+void fix_best_width(PlanTensor& tensor, const std::string& address) {
   if (!tensor.matrix || !tensor.matrix->best_width) return;
   MatrixArguments m = *tensor.matrix;
-  m.address = std::to_string(address);
+  m.address = address;
   const int64_t width = make_matrix_layout(m).width();
-  (void)plan;
   tensor.matrix->best_width = false;
   tensor.matrix->width = std::to_string(width);
 }
 
 }  // namespace
 
-LocalPlan place_auto_tensors(const LocalPlan& plan, std::vector<std::string>& explanations) {
+LocalPlan place_auto_tensors(const LocalPlan& plan, std::vector<AutoPlacement>& placements) {
   LocalPlan out = plan;
   const Device& device = plan.device;
   const int64_t bank_bytes = device.bank_bytes();
-  explanations.assign(plan.tensors.size(), "");
+  placements.assign(plan.tensors.size(), {});
+  for (PlanTensor& t : out.tensors) {
+    if (!t.auto_address) fix_best_width(t, t.tensor.address);
+  }
   // Bands of the fixed tensors: they are taken in every NPU, so one list serves all NPUs.
   std::vector<std::pair<std::string, ByteRun>> taken;
   // A fixed tensor that does not fit is not in local memory as written (it gets slices).
@@ -85,7 +88,7 @@ LocalPlan place_auto_tensors(const LocalPlan& plan, std::vector<std::string>& ex
     // Start NPU 0: channels per NPU ceil((Q + C) / X) only grow with Q (spec "Scatter Features
     // to Different NPUs"), so no other start gives a narrower band, and bands take every NPU.
     const int64_t best_npu = 0;
-    fix_best_width(plan, t, 0);
+    fix_best_width(t, "0");
     const LocalTensor probe = make_plan_tensor(plan, t, 0);
     const int64_t best_bytes = probe.bytes_reserved_per_npu();
     const int64_t step = offset_step(probe);
@@ -105,7 +108,10 @@ LocalPlan place_auto_tensors(const LocalPlan& plan, std::vector<std::string>& ex
     // Candidates: the first aligned offset of each free run and every bank start inside it.
     std::optional<int64_t> first_fit;
     std::optional<int64_t> bank_fit;
+    int64_t free_band = 0;  // the longest band any aligned start offset has
     for (const ByteRun& free : free_runs) {
+      free_band = std::max(free_band,
+                           free.end - std::min(free.end, round_up(free.begin, step, "an offset")));
       std::vector<int64_t> starts{round_up(free.begin, step, "an offset")};
       if (!avoid.empty() && device.banks <= 4096) {
         for (int64_t b = free.begin / bank_bytes + 1; b * bank_bytes < free.end; ++b) {
@@ -129,10 +135,10 @@ LocalPlan place_auto_tensors(const LocalPlan& plan, std::vector<std::string>& ex
         "start NPU)",
         best_npu, best_bytes);
     if (!first_fit) {
-      explanations[i] = fmt::format(
-          "not placed: {}, but no free run of local memory is that long (offsets multiple of "
-          "{}); see slices",
-          npu_reason, step);
+      placements[i].free_band = free_band;
+      placements[i].explanation = fmt::format(
+          "not placed: {}, but the longest free band is {} bytes (offsets multiple of {})",
+          npu_reason, free_band, step);
       continue;
     }
     const int64_t offset = avoid.empty() ? *first_fit : bank_fit.value_or(*first_fit);
@@ -146,7 +152,7 @@ LocalPlan place_auto_tensors(const LocalPlan& plan, std::vector<std::string>& ex
                       : fmt::format("; no offset keeps it out of the banks of {} (same op)",
                                     fmt::join(avoided, ", "));
     }
-    explanations[i] = why;
+    placements[i].explanation = why;
     t.auto_address = false;
     t.tensor.address = std::to_string(address);
     if (t.matrix) t.matrix->address = t.tensor.address;

@@ -3,6 +3,8 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <limits>
+#include <string_view>
 
 #include "tessera/npu/plan_check.h"
 
@@ -30,6 +32,27 @@ std::string bank_list(const std::vector<int64_t>& banks) {
   return fmt::format("{}", fmt::join(banks, ","));
 }
 
+std::string plural(int64_t count, std::string_view what) {
+  return fmt::format("{} {}{}", count, what, count == 1 ? "" : "s");
+}
+
+// ", the first 100 listed (--max-overlaps)" when the list was cut.
+std::string listed_note(int64_t count, const PlanCheck& check) {
+  if (count <= check.max_listed) return "";
+  return fmt::format("; the first {} listed, --max-overlaps N for more", check.max_listed);
+}
+
+// "NPU 3", "64 NPUs (0-63)", "3 NPUs (first 2)"; `last` unknown when max().
+std::string npu_span(int64_t npus, int64_t first, int64_t last) {
+  if (npus == 1) return fmt::format("NPU {}", first);
+  if (last != std::numeric_limits<int64_t>::max() && last - first + 1 == npus) {
+    return fmt::format("{} NPUs ({}-{})", npus, first, last);
+  }
+  return fmt::format(
+      "{} NPUs (first {}{})", npus, first,
+      last == std::numeric_limits<int64_t>::max() ? "" : fmt::format(", last {}", last));
+}
+
 }  // namespace
 
 nlohmann::ordered_json plan_check_json(const PlanCheck& check) {
@@ -46,6 +69,8 @@ nlohmann::ordered_json plan_check_json(const PlanCheck& check) {
     object["fits"] = t.fits;
     object["bytes_per_npu"] = t.bytes_per_npu;
     object["banks"] = t.banks;
+    if (t.matrix_width) object["w"] = *t.matrix_width;
+    if (t.best_width) object["best_w"] = true;
     if (!t.fits) {
       nlohmann::ordered_json slices = nlohmann::ordered_json::array();
       for (const PlanSlice& s : t.slices) {
@@ -55,6 +80,7 @@ nlohmann::ordered_json plan_check_json(const PlanCheck& check) {
                           {"bytes_per_npu", s.bytes_per_npu}});
       }
       object["slices"] = slices;
+      if (t.free_band) object["free_band"] = *t.free_band;
     }
     if (!t.placement.empty()) object["placement"] = t.placement;
     tensors.push_back(std::move(object));
@@ -63,8 +89,11 @@ nlohmann::ordered_json plan_check_json(const PlanCheck& check) {
   for (const PlanOverlap& o : check.overlaps) {
     overlaps.push_back({{"a", o.a},
                         {"b", o.b},
-                        {"npu", o.npu},
+                        {"npus", o.npus},
+                        {"first_npu", o.first_npu},
+                        {"last_npu", o.last_npu},
                         {"bytes", o.bytes},
+                        {"byte_range", {o.byte_range.begin, o.byte_range.end}},
                         {"first_byte", o.first_byte},
                         {"a_element", element_json(o.a_element)},
                         {"b_element", element_json(o.b_element)}});
@@ -79,7 +108,12 @@ nlohmann::ordered_json plan_check_json(const PlanCheck& check) {
   }
   nlohmann::ordered_json conflicts = nlohmann::ordered_json::array();
   for (const PlanBankConflict& c : check.bank_conflicts) {
-    conflicts.push_back({{"op", c.op}, {"a", c.a}, {"b", c.b}, {"npu", c.npu}, {"bank", c.bank}});
+    conflicts.push_back({{"op", c.op},
+                         {"a", c.a},
+                         {"b", c.b},
+                         {"banks", c.banks},
+                         {"npus", c.npus},
+                         {"first_npu", c.first_npu}});
   }
   nlohmann::ordered_json npus = nlohmann::ordered_json::array();
   for (const PlanNpuUsage& n : check.npus) {
@@ -88,9 +122,37 @@ nlohmann::ordered_json plan_check_json(const PlanCheck& check) {
                     {"free_bytes", n.free_bytes},
                     {"largest_free_run", n.largest_free_run}});
   }
+  const PlanCounts& counts = check.counts;
+  const nlohmann::ordered_json summary = {{"clean", check.clean()},
+                                          {"overlapping_pairs", counts.overlaps},
+                                          {"empty_block_reuse", counts.empty_block_reuse},
+                                          {"bank_conflicts", counts.bank_conflicts},
+                                          {"tensors_not_placed", counts.not_placed},
+                                          {"tensors_not_fitting", counts.not_fitting},
+                                          {"listed_at_most", check.max_listed}};
   return {
-      {"plan", local_plan_json(check.plan)}, {"tensors", tensors},          {"overlaps", overlaps},
-      {"empty_block_reuse", reuse},          {"bank_conflicts", conflicts}, {"npus", npus}};
+      {"summary", summary},   {"plan", local_plan_json(check.plan)}, {"tensors", tensors},
+      {"overlaps", overlaps}, {"empty_block_reuse", reuse},          {"bank_conflicts", conflicts},
+      {"npus", npus}};
+}
+
+std::string plan_check_summary(const PlanCheck& check) {
+  const PlanCounts& c = check.counts;
+  std::vector<std::string> problems;
+  const auto add = [&](int64_t count, const char* one, const char* many) {
+    if (count > 0) problems.push_back(fmt::format("{} {}", count, count == 1 ? one : many));
+  };
+  add(c.overlaps, "overlapping tensor pair", "overlapping tensor pairs");
+  add(c.not_placed, "auto tensor not placed", "auto tensors not placed");
+  add(c.not_fitting, "tensor past the end of local memory", "tensors past the end of local memory");
+  add(c.bank_conflicts, "op read/write pair sharing banks", "op read/write pairs sharing banks");
+  if (problems.empty()) {
+    return c.empty_block_reuse > 0
+               ? fmt::format("clean ({} empty-block reuse warning{})", c.empty_block_reuse,
+                             c.empty_block_reuse == 1 ? "" : "s")
+               : std::string("clean");
+  }
+  return fmt::format("{}", fmt::join(problems, ", "));
 }
 
 std::string plan_check_text(const PlanCheck& check) {
@@ -100,13 +162,19 @@ std::string plan_check_text(const PlanCheck& check) {
                                 device.alignment_bytes, device.banks, device.bank_bytes());
   out += "tensors\n";
   for (const PlannedTensor& t : check.tensors) {
+    const std::string width =
+        t.matrix_width ? fmt::format(", W {}{}", *t.matrix_width, t.best_width ? " (best)" : "")
+                       : std::string();
     if (!t.tensor) {
-      out += fmt::format("  {:<10} auto, not placed ({} bytes per NPU)\n", t.name, t.bytes_per_npu);
+      out += fmt::format(
+          "  {:<10} auto, NOT placed ({} bytes per NPU{}; the longest free band is "
+          "{} bytes)\n",
+          t.name, t.bytes_per_npu, width, t.free_band.value_or(0));
     } else {
       out +=
-          fmt::format("  {:<10} address {} (NPU {}, offset {}), band {} bytes per NPU, {}\n",
+          fmt::format("  {:<10} address {} (NPU {}, offset {}), band {} bytes per NPU{}, {}\n",
                       t.name, t.tensor->address(), t.tensor->start().npu, t.tensor->start().offset,
-                      t.bytes_per_npu, t.fits ? "fits" : "does NOT fit");
+                      t.bytes_per_npu, width, t.fits ? "fits" : "does NOT fit");
     }
     if (t.fits && device.banks > 1) {
       std::vector<int64_t> all;
@@ -120,41 +188,35 @@ std::string plan_check_text(const PlanCheck& check) {
       out += fmt::format("             slice {}: {} slices of ({}), {} bytes per NPU\n", s.dim,
                          s.count, fmt::join(s.shape, ","), s.bytes_per_npu);
     }
-    if (!t.fits && t.slices.empty() && t.tensor) {
-      out += "             no single-dimension slicing fits\n";
+    if (!t.fits && t.slices.empty()) {
+      out += t.tensor ? "             no single-dimension slicing fits\n"
+                      : "             no single-dimension slicing fits the longest free band\n";
     }
   }
-  out += fmt::format("overlaps ({})\n", check.overlaps.size());
+  out += fmt::format("overlaps ({}{})\n", plural(check.counts.overlaps, "tensor pair"),
+                     listed_note(check.counts.overlaps, check));
   for (const PlanOverlap& o : check.overlaps) {
-    out += fmt::format("  {} and {} share {} bytes on NPU {}; first byte {}: {} of {}, {} of {}\n",
-                       o.a, o.b, o.bytes, o.npu, o.first_byte, element_text(o.a_element), o.a,
-                       element_text(o.b_element), o.b);
+    out += fmt::format(
+        "  {} and {} share {} bytes on {}, offsets [{}, {}); first byte {} of NPU {}: {} of {}, "
+        "{} of {}\n",
+        o.a, o.b, o.bytes, npu_span(o.npus, o.first_npu, o.last_npu), o.byte_range.begin,
+        o.byte_range.end, o.first_byte, o.first_npu, element_text(o.a_element), o.a,
+        element_text(o.b_element), o.b);
   }
-  out += fmt::format("empty-block reuse ({})\n", check.empty_block_reuse.size());
+  out += fmt::format("empty-block reuse ({}{})\n", check.counts.empty_block_reuse,
+                     listed_note(check.counts.empty_block_reuse, check));
   for (const PlanEmptyBlockReuse& r : check.empty_block_reuse) {
     out +=
         fmt::format("  {} stores {} bytes inside the band of {} (first on NPU {}): warning: {}\n",
                     r.tensor, r.bytes, r.inside, r.npu, kEmptyBlockWarning);
   }
   if (device.banks > 1) {
-    out += fmt::format("bank conflicts ({})\n", check.bank_conflicts.size());
-    // One line per (op, a, b, bank) listing the NPUs: 64 NPUs would repeat the same line.
-    for (std::size_t i = 0; i < check.bank_conflicts.size();) {
-      const PlanBankConflict& c = check.bank_conflicts[i];
-      std::size_t npus = 0;
-      std::size_t j = i;
-      for (; j < check.bank_conflicts.size(); ++j) {
-        const PlanBankConflict& d = check.bank_conflicts[j];
-        if (d.op != c.op || d.a != c.a || d.b != c.b) break;
-        ++npus;
-      }
-      std::vector<int64_t> banks;
-      for (std::size_t k = i; k < j; ++k) banks.push_back(check.bank_conflicts[k].bank);
-      std::sort(banks.begin(), banks.end());
-      banks.erase(std::unique(banks.begin(), banks.end()), banks.end());
-      out += fmt::format("  op {}: reads {} and writes {} in bank(s) {} ({} NPU-bank pairs)\n",
-                         c.op, c.a, c.b, bank_list(banks), npus);
-      i = j;
+    out += fmt::format("bank conflicts ({}{})\n", plural(check.counts.bank_conflicts, "op pair"),
+                       listed_note(check.counts.bank_conflicts, check));
+    for (const PlanBankConflict& c : check.bank_conflicts) {
+      out += fmt::format("  op {}: reads {} and writes {} in bank(s) {} on {}\n", c.op, c.a, c.b,
+                         bank_list(c.banks),
+                         npu_span(c.npus, c.first_npu, std::numeric_limits<int64_t>::max()));
     }
   }
   out += "NPUs (used / free / largest free run, bytes)\n";
@@ -171,7 +233,8 @@ std::string plan_check_text(const PlanCheck& check) {
                        n.largest_free_run);
     first = last + 1;
   }
-  out += "plan (with the chosen addresses, ready to paste)\n";
+  out += fmt::format("check    {}\n", plan_check_summary(check));
+  out += "plan (with the chosen addresses and widths, ready to paste)\n";
   // One line per tensor and op: short enough to read, valid JSON to paste back.
   const nlohmann::ordered_json plan = local_plan_json(check.plan);
   out += fmt::format("{{\n  \"device\": {},\n  \"tensors\": [\n", plan["device"].dump());

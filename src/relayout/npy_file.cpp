@@ -3,12 +3,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cctype>
 #include <optional>
 
-#include "tessera/checked_arithmetic.h"
+#include "npy_header_dict.h"
 #include "tessera/error.h"
-#include "tessera/xla/shape_limits.h"
 
 namespace tessera::relayout {
 namespace {
@@ -17,69 +15,6 @@ constexpr std::string_view kMagic = "\x93NUMPY";
 
 [[noreturn]] void bad(const std::string& what) {
   throw Error(ErrorKind::kSyntax, fmt::format("not a valid .npy file: {}", what));
-}
-
-// The text after `'key':` (or "key":), with leading spaces skipped. A quoted word that is not
-// followed by a colon is a value (a descr may well be spelled 'shape'), not the key. A key given
-// twice is refused: NumPy's literal_eval keeps the last, a first-match reader the first, and the
-// two would read different arrays from one file (issue 14 item 9).
-std::string_view value_of(std::string_view dict, std::string_view key) {
-  std::optional<std::string_view> found;
-  for (const char quote : {'\'', '"'}) {
-    const std::string quoted = fmt::format("{}{}{}", quote, key, quote);
-    for (std::size_t at = dict.find(quoted); at != std::string_view::npos;
-         at = dict.find(quoted, at + 1)) {
-      std::size_t colon = at + quoted.size();
-      while (colon < dict.size() && dict[colon] == ' ') ++colon;
-      if (colon >= dict.size() || dict[colon] != ':') continue;
-      if (found) bad(fmt::format("the header gives '{}' twice", key));
-      std::string_view rest = dict.substr(colon + 1);
-      while (!rest.empty() && rest.front() == ' ') rest.remove_prefix(1);
-      found = rest;
-    }
-  }
-  if (!found) bad(fmt::format("the header has no '{}'", key));
-  return *found;
-}
-
-std::string parse_descr(std::string_view dict) {
-  const std::string_view v = value_of(dict, "descr");
-  if (v.empty() || (v.front() != '\'' && v.front() != '"')) bad("'descr' is not a string");
-  const std::size_t end = v.find(v.front(), 1);
-  if (end == std::string_view::npos) bad("'descr' is not terminated");
-  return std::string(v.substr(1, end - 1));
-}
-
-bool parse_fortran_order(std::string_view dict) {
-  const std::string_view v = value_of(dict, "fortran_order");
-  if (v.starts_with("True")) return true;
-  if (v.starts_with("False")) return false;
-  bad("'fortran_order' is neither True nor False");
-}
-
-std::vector<int64_t> parse_shape_tuple(std::string_view dict) {
-  std::string_view v = value_of(dict, "shape");
-  if (v.empty() || v.front() != '(') bad("'shape' is not a tuple");
-  const std::size_t end = v.find(')');
-  if (end == std::string_view::npos) bad("'shape' is not terminated");
-  v = v.substr(1, end - 1);
-  std::vector<int64_t> shape;
-  std::size_t i = 0;
-  while (i < v.size()) {
-    while (i < v.size() && (v[i] == ' ' || v[i] == ',')) ++i;
-    if (i == v.size()) break;
-    if (!std::isdigit(static_cast<unsigned char>(v[i])))
-      bad("'shape' holds something other than sizes");
-    int64_t n = 0;
-    while (i < v.size() && std::isdigit(static_cast<unsigned char>(v[i]))) {
-      n = checked_add(checked_multiply(n, 10, "a .npy dimension"), v[i] - '0', "a .npy dimension");
-      ++i;
-    }
-    if (i < v.size() && v[i] == 'L') ++i;  // Python 2 longs
-    xla::check_rank(shape.size() + 1);     // stop reading at the limit
-    shape.push_back(n);
-  }
-  return shape;
 }
 
 // The descr without its byte-order mark; nullopt for big-endian multi-byte types.
@@ -116,11 +51,12 @@ NpyHeader parse_npy_header(std::span<const std::byte> file) {
     bad(fmt::format("unknown format version {}", major));
   }
   if (length > file.size() - start) bad("the header is truncated");
-  const std::string dict(reinterpret_cast<const char*>(file.data()) + start, length);
+  const std::string_view dict(reinterpret_cast<const char*>(file.data()) + start, length);
+  detail::NpyHeaderDict values = detail::parse_npy_header_dict(dict, major <= 2);
   NpyHeader header;
-  header.descr = parse_descr(dict);
-  header.fortran_order = parse_fortran_order(dict);
-  header.shape = parse_shape_tuple(dict);
+  header.descr = std::move(values.descr);
+  header.fortran_order = values.fortran_order;
+  header.shape = std::move(values.shape);
   header.data_offset = static_cast<int64_t>(start + length);
   return header;
 }
@@ -166,8 +102,9 @@ std::string npy_descr(ElementType type) {
     case ElementType::kS64:
       return "<i8";
     case ElementType::kU16:
-    case ElementType::kBF16:
       return "<u2";
+    case ElementType::kBF16:
+      return "<V2";  // what np.save writes for an ml_dtypes.bfloat16 array (issue 40)
     case ElementType::kU32:
       return "<u4";
     case ElementType::kU64:

@@ -19,6 +19,9 @@ constexpr std::array<const char*, 10> kTensorPalette = {"#1f77b4", "#ff7f0e", "#
                                                         "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22",
                                                         "#17becf", "#393b79"};
 constexpr const char* kOverlapColour = "#d62728";
+// Tensors a block's hover text names: 362 tensors at one address made every block's text name
+// all 362 (issue 40), and the picture grows with the text.
+constexpr std::size_t kMaxHoldersNamed = 4;
 
 const char* colour(int64_t tensor) {
   return kTensorPalette[static_cast<std::size_t>(tensor) % kTensorPalette.size()];
@@ -46,7 +49,7 @@ std::pair<int64_t, int64_t> clip(const npu::ByteRuns& runs, int64_t begin, int64
 NpuPlanPicture build_npu_plan_picture(const npu::PlanCheck& check) {
   const npu::Device& device = check.plan.device;
   NpuPlanPicture p;
-  p.npus = device.npus;
+  p.npus = std::min(device.npus, kMaxPlanPictureNpus);
   p.bank_bytes = device.bank_bytes();
   p.block_bytes = 4;  // the spec's figures draw 4-byte blocks
   while (device.local_memory_bytes / p.block_bytes > kMaxRows) p.block_bytes *= 2;
@@ -60,10 +63,13 @@ NpuPlanPicture build_npu_plan_picture(const npu::PlanCheck& check) {
   }
   p.title = fmt::format("local memory plan: {} tensors on {}", shown.size(), device.name);
   p.subtitle = fmt::format(
-      "{} NPUs x {} bytes, {} bank(s) of {} bytes; one block = {} bytes; {} overlap(s), {} "
-      "empty-block reuse(s)",
+      "{} NPUs x {} bytes, {} bank(s) of {} bytes; one block = {} bytes; {} overlapping "
+      "pair(s), {} empty-block reuse(s)",
       device.npus, device.local_memory_bytes, device.banks, device.bank_bytes(), p.block_bytes,
-      check.overlaps.size(), check.empty_block_reuse.size());
+      check.counts.overlaps, check.counts.empty_block_reuse);
+  if (p.npus < device.npus) {
+    p.subtitle += fmt::format("; NPUs 0-{} drawn of {}", p.npus - 1, device.npus);
+  }
   for (int64_t row = 0; row < p.rows; ++row) {
     for (int64_t q = 0; q < p.npus; ++q) {
       PlanBlock block;
@@ -73,18 +79,25 @@ NpuPlanPicture build_npu_plan_picture(const npu::PlanCheck& check) {
       const int64_t end = std::min(block.byte_offset + p.block_bytes, device.local_memory_bytes);
       int64_t most = 0;
       std::vector<std::string> holders;
+      int64_t unnamed_holders = 0;  // past kMaxHoldersNamed
       npu::ByteRuns stored;
       for (std::size_t i = 0; i < shown.size(); ++i) {
         const npu::ByteRuns& runs = shown[i]->runs[static_cast<std::size_t>(q)];
         const auto [bytes, first] = clip(runs, block.byte_offset, end);
         if (bytes > 0) {
-          const auto element = npu::element_at_byte(*shown[i]->tensor, q, first);
-          holders.push_back(fmt::format(
-              "{} {}", shown[i]->name,
-              element ? fmt::format("({})", fmt::join(*element, ",")) : std::string("dummy")));
-          const npu::ByteRuns mine = npu::intersect_runs(runs, {{block.byte_offset, end}});
-          if (!npu::intersect_runs(stored, mine).empty()) block.overlap = true;
-          stored = npu::unite_runs(stored, mine);
+          if (holders.size() < kMaxHoldersNamed) {
+            const auto element = npu::element_at_byte(*shown[i]->tensor, q, first);
+            holders.push_back(fmt::format(
+                "{} {}", shown[i]->name,
+                element ? fmt::format("({})", fmt::join(*element, ",")) : std::string("dummy")));
+          } else {
+            ++unnamed_holders;
+          }
+          if (!block.overlap) {  // once red, the block needs no more comparing
+            const npu::ByteRuns mine = npu::intersect_runs(runs, {{block.byte_offset, end}});
+            if (!npu::intersect_runs(stored, mine).empty()) block.overlap = true;
+            stored = npu::unite_runs(stored, mine);
+          }
           if (bytes > most) {
             most = bytes;
             block.owner = static_cast<int64_t>(i);
@@ -98,6 +111,9 @@ NpuPlanPicture build_npu_plan_picture(const npu::PlanCheck& check) {
       }
       const std::string where = fmt::format("NPU {}, bytes {}-{}, bank {}", q, block.byte_offset,
                                             end - 1, block.byte_offset / p.bank_bytes);
+      if (unnamed_holders > 0) {
+        holders.push_back(fmt::format("{} more tensor(s)", unnamed_holders));
+      }
       if (!holders.empty()) {
         block.info = fmt::format("{}{} | {}", block.overlap ? "OVERLAP: " : "",
                                  fmt::join(holders, " & "), where);

@@ -5,6 +5,7 @@
 
 #include "render/svg_body.h"
 #include "tessera/render/picture_documents.h"
+#include "tessera/utf8_text.h"
 
 namespace tessera::render {
 namespace {
@@ -174,9 +175,11 @@ std::string marker(const std::vector<PictureCell>& cells, int64_t columns, doubl
 
 }  // namespace
 
+// Control characters and bytes that are not UTF-8 cannot appear in XML at all, not even as
+// character references, so they are drawn as their escapes (`\u0001`, `\xc3`) first (issue 40).
 std::string xml_escape(std::string_view text) {
   std::string out;
-  for (char c : text) {
+  for (char c : printable_utf8(text)) {
     switch (c) {
       case '<':
         out += "&lt;";

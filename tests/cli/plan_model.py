@@ -75,16 +75,21 @@ def check(plan, addresses):
     overlaps, reuse = [], []
     for i, a in enumerate(fitting):
         for b in fitting[i + 1:]:
-            any_common = False
+            # One entry per pair over all NPUs (issue 40), never one per NPU.
+            shared = {}
             for npu in range(dev[0]):
-                sa, sb = stored[a.name].get(npu, {}), stored[b.name].get(npu, {})
-                common = sa.keys() & sb.keys()
+                common = stored[a.name].get(npu, {}).keys() & stored[b.name].get(npu, {}).keys()
                 if common:
-                    any_common = True
-                    first = min(common)
-                    overlaps.append({"a": a.name, "b": b.name, "npu": npu, "bytes": len(common),
-                                     "first_byte": first, "a_element": sa[first], "b_element": sb[first]})
-            if any_common:
+                    shared[npu] = common
+            if shared:
+                npu = min(shared)
+                first = min(shared[npu])
+                overlaps.append({"a": a.name, "b": b.name, "npus": len(shared), "first_npu": npu,
+                                 "last_npu": max(shared), "bytes": sum(map(len, shared.values())),
+                                 "byte_range": [min(map(min, shared.values())),
+                                                max(map(max, shared.values())) + 1],
+                                 "first_byte": first, "a_element": stored[a.name][npu][first],
+                                 "b_element": stored[b.name][npu][first]})
                 continue
             for inner, outer in ((a, b), (b, a)):
                 band = set(outer.band())

@@ -34,6 +34,29 @@ TEST(Utf8Text, KeepsValidCharactersAndEscapesInvalidBytes) {
             4u);
 }
 
+// Regression (issue 40): control characters went through as they were: a NUL cut messages short
+// in C strings and Python, an ESC reached the terminal, and XML (SVG) allows none of them.
+TEST(Utf8Text, EscapesControlCharacters) {
+  EXPECT_EQ(printable_utf8(std::string("a\0b", 3)), "a\\u0000b");
+  EXPECT_EQ(printable_utf8("a\x01"
+                           "b\x1b[31m\x7f"),
+            "a\\u0001b\\u001b[31m\\u007f");
+  EXPECT_EQ(printable_utf8("\xc2\x85"), "\\u0085");   // C1 NEL
+  EXPECT_EQ(printable_utf8("\xc2\xa0"), "\xc2\xa0");  // no-break space: printable
+  EXPECT_EQ(printable_utf8("a\nb\tc"), "a\\u000ab\\u0009c");
+  EXPECT_EQ(printable_lines("a\nb\x01"), "a\nb\\u0001");
+  EXPECT_EQ(display_column("\x01"
+                           "a",
+                           1),
+            6u);
+  EXPECT_EQ(character_at("a\x01", 1), "\\u0001");
+  EXPECT_EQ(unprintable_reason("ab"), "");
+  EXPECT_EQ(unprintable_reason("a\xc3"), "byte 2 (0xc3) is not UTF-8");
+  EXPECT_EQ(unprintable_reason("\xc3\xbf\x01"), "character 2 is the control character U+0001");
+  const Error error(ErrorKind::kInvalid, std::string("name 'a\0b'", 10));
+  EXPECT_STREQ(error.what(), "name 'a\\u0000b'");  // whole, not cut at the NUL
+}
+
 // Regression: the parser quoted one byte of a two-byte character (a lone 0xc3 in the message).
 TEST(Utf8Text, NotationErrorsQuoteWholeCharactersAndCountColumnsInCharacters) {
   try {
@@ -44,7 +67,7 @@ TEST(Utf8Text, NotationErrorsQuoteWholeCharactersAndCountColumnsInCharacters) {
   } catch (const Error& error) {
     const std::string what = error.what();
     EXPECT_NE(what.find("found '\xc3\xbf' (at column 29)"), std::string::npos) << what;
-    EXPECT_EQ(printable_utf8(what), what);
+    EXPECT_EQ(printable_lines(what), what);
     EXPECT_EQ(what.substr(what.rfind('\n') + 1), std::string(2 + 28, ' ') + "^");
   }
   try {

@@ -125,6 +125,26 @@ TEST(CompilerModel, DeviceBytesIsTheSizeOfTheDeviceLayout) {
   EXPECT_GT(checked, 50000);
 }
 
+// A jitted function's arguments and results are device arrays too: transpose, reshape,
+// broadcast, dot, reduce, concatenate, convert and gather results get the same layouts.
+TEST(CompilerOps, ArgumentsAndResultsOfCommonOpsAreDeviceArrays) {
+  const nlohmann::json fixture = read_fixture("op_results.json");
+  int checked = 0;
+  for (const auto& [target, ops] : fixture.at("op_results").items()) {
+    for (const auto& op : ops) {
+      for (const char* key : {"parameter_layouts", "result_layouts"}) {
+        for (const auto& printed : op.at(key)) {
+          const std::string layout = printed.get<std::string>();
+          const std::string shape = layout.substr(0, layout.find('{'));
+          EXPECT_EQ(model_layout(shape, target), layout) << op.at("name") << " on " << target;
+          ++checked;
+        }
+      }
+    }
+  }
+  EXPECT_GT(checked, 100);
+}
+
 TEST(CompilerModel, WorkedExamplesOfTheHeader) {
   EXPECT_EQ(model_layout("f32[1024,3]", "tpu-v5e"), "f32[1024,3]{0,1:T(4,128)}");
   EXPECT_EQ(model_layout("s8[64,1000]", "tpu-v5e"), "s8[64,1000]{1,0:T(32,128)(4,1)}");

@@ -3,6 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
+#include <string>
+
 #include "tessera/error.h"
 #include "tessera/xla/notation.h"
 
@@ -57,6 +60,68 @@ TEST(JaxLayout, RefusesWhatIsNotALayout) {
   EXPECT_THROW(parse_jax_layout("Layout(major_to_minor=(0, x))"), Error);
   EXPECT_THROW(laid_out("f32[8,256]", "Layout(major_to_minor=(0, 0))"), Error);
   EXPECT_THROW(laid_out("f32[8,256]", "Layout(major_to_minor=(0, 1), tiling=((0, 128),))"), Error);
+}
+
+std::string refusal(const std::function<void()>& body) {
+  try {
+    body();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "accepted";
+  return "";
+}
+
+// Regression (issue 40): text after the layout and a missing ')' were accepted, and errors in the
+// tiling pointed into tessera's converted XLA text instead of the user's repr.
+TEST(JaxLayout, ReadsTheReprWholeAndPointsIntoIt) {
+  EXPECT_EQ(refusal([] { parse_jax_layout("Layout(major_to_minor=(0, 1)) junk"); }),
+            "JAX layout: unexpected text after the layout's closing ')' (at column 31)\n"
+            "  Layout(major_to_minor=(0, 1)) junk\n"
+            "                                ^");
+  EXPECT_EQ(refusal([] { parse_jax_layout("Layout(major_to_minor=(0, 1)"); }),
+            "JAX layout: missing ')' closing the '(' at column 7 (at column 29)\n"
+            "  Layout(major_to_minor=(0, 1)\n"
+            "                              ^");
+  EXPECT_NE(refusal([] {
+              parse_jax_layout("Layout(major_to_minor=(0, 1), colour=3)");
+            }).find("unknown field 'colour'"),
+            std::string::npos);
+  EXPECT_NE(refusal([] {
+              parse_jax_layout("Layout(major_to_minor=(0, 1), major_to_minor=(1, 0))");
+            }).find("'major_to_minor' is given twice"),
+            std::string::npos);
+  EXPECT_NE(refusal([] {
+              parse_jax_layout("Format(layout=Layout(major_to_minor=(0, 1)), sharding=S(mesh=M(");
+            }).find("missing ')' closing the one at column 63"),
+            std::string::npos);
+  EXPECT_EQ(
+      refusal([] { laid_out("f32[8,256]", "Layout(major_to_minor=(0, 1), tiling=((0, 128),))"); }),
+      "JAX layout: tiling ((0, 128),) does not fit f32[8,256]: tile dimension 0 must be positive "
+      "(or '*' to combine) (at column 38)\n"
+      "  Layout(major_to_minor=(0, 1), tiling=((0, 128),))\n"
+      "                                       ^");
+  EXPECT_NE(refusal([] {
+              laid_out("f32[8,256]", "Layout(major_to_minor=(0, 0))");
+            }).find("(at column 23)"),
+            std::string::npos);
+  // Older JAX wrapped DeviceLocalLayout in a Layout with the sharding beside it.
+  EXPECT_EQ(
+      laid_out("f32[8,256]",
+               "Layout(device_local_layout=DeviceLocalLayout(major_to_minor=(1, 0), "
+               "_tiling=((8, 128),)), sharding=SingleDeviceSharding(device=CpuDevice(id=0)))"),
+      "f32[8,256]{0,1:T(8,128)}");
+}
+
+// Regression (issue 40): a layout written in SHAPE was silently replaced by --jax-layout's.
+TEST(JaxLayout, AShapeWithAnotherLayoutOfItsOwnIsRefused) {
+  const std::string repr = "Layout(major_to_minor=(0, 1), tiling=((8, 128),))";
+  EXPECT_EQ(shape_with_jax_layout("f32[8,256]", repr), "f32[8,256]{1,0:T(8,128)}");
+  EXPECT_EQ(shape_with_jax_layout("f32[8,256]{1,0:T(8,128)}", repr), "f32[8,256]{1,0:T(8,128)}");
+  EXPECT_NE(refusal([&] {
+              shape_with_jax_layout("f32[8,256]{0,1}", repr);
+            }).find("has a layout of its own and the JAX layout gives f32[8,256]{1,0:T(8,128)}"),
+            std::string::npos);
 }
 
 }  // namespace

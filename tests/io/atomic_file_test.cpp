@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -193,6 +194,20 @@ TEST_F(AtomicFileTest, ThroughASymbolicLinkTheLinkedFileIsReplaced) {
   EXPECT_EQ(read(path("target.bin")), "new");
 }
 
+// Regression (issue 40): a dangling link was replaced by a regular file while a live one was
+// followed. One rule now: the file the link names is written, and the link stays.
+TEST_F(AtomicFileTest, ThroughADanglingLinkTheNamedFileIsCreated) {
+  fs::create_directories(directory_ / "data");
+  fs::create_symlink("data/target.bin", path("link.bin"));
+  fs::create_symlink("link.bin", path("link2.bin"));  // a chain of links ends at the same file
+  write_file_atomically(path("link2.bin"), "new");
+  EXPECT_TRUE(fs::is_symlink(path("link.bin")));
+  EXPECT_TRUE(fs::is_symlink(path("link2.bin")));
+  EXPECT_EQ(read(path("data/target.bin")), "new");
+  fs::create_symlink("loop.bin", path("loop.bin"));
+  EXPECT_THROW(write_file_atomically(path("loop.bin"), "x"), Error);
+}
+
 TEST_F(AtomicFileTest, RefusesDirectoriesAndMissingDirectories) {
   EXPECT_THROW(AtomicFile(directory_.string()), Error);
   EXPECT_THROW(AtomicFile(path("missing/out.bin")), Error);
@@ -212,6 +227,21 @@ TEST_F(AtomicFileTest, InputFileKnowsItsSizeAndRefusesWhatItCannotSize) {
   }
   EXPECT_THROW(InputFile(directory_.string()), Error);
   EXPECT_THROW(InputFile(path("missing.bin")), Error);
+}
+
+// Regression (issue 40): a FIFO without a writer held open() forever; it is refused at once.
+TEST_F(AtomicFileTest, InputFileRefusesAFifoWithoutBlocking) {
+  const std::string fifo = path("fifo");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  try {
+    InputFile file(fifo);
+    FAIL() << "a FIFO was accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "cannot read '" + fifo +
+                  "': it is a FIFO (named pipe), not a regular file; tessera reads only files "
+                  "whose size it can check first");
+  }
 }
 
 }  // namespace

@@ -59,5 +59,17 @@ TEST(DevicePresets, InvalidDevicesAreRefused) {
                [] { make_device(65537, 1024, 4); });
 }
 
+// Regression (issue 40): align=3 and an alignment larger than local memory were accepted; an
+// aligned f32 C stride of H*W*4 rounded up to 3 bytes is not a whole number of elements.
+TEST(DevicePresets, AlignmentsThatPlaceNothingAreRefused) {
+  expect_error(ErrorKind::kInvalid, "alignment must be a power of two (1, 2, 4, ... bytes), got 3",
+               [] { make_device(4, 1024, 3); });
+  expect_error(ErrorKind::kInvalid,
+               "alignment of 2048 bytes is larger than the local memory of 1024",
+               [] { make_device(4, 1024, 2048); });
+  EXPECT_NO_THROW(make_device(4, 1024, 1024));
+  EXPECT_NO_THROW(make_device(4, 1024, 1));
+}
+
 }  // namespace
 }  // namespace tessera::npu

@@ -110,6 +110,116 @@ TEST(PlanCheck, ThePlanSizeIsBoundedBeforeAnyWork) {
                [] { check_local_plan(many_tensors(300, 65536)); });
 }
 
+// Comparing tensors walks their runs only where they come near each other, and at most
+// kMaxPlanRunSteps of them (issue 40: 362 tensors of 64 runs per NPU at one address took 3.3 s).
+TEST(PlanCheck, TheRunsWalkedAreBounded) {
+  std::string text = R"({"device": "bm1684", "tensors": [)";
+  for (int i = 0; i < 300; ++i) {
+    text += (i ? "," : "") + std::string(R"({"name": "t)") + std::to_string(i) +
+            R"(", "shape": [4, 64, 1, 8], "dtype": "f32", "address": 0})";
+  }
+  const LocalPlan plan = parse_local_plan_text(text + "]}");
+  const PlanCheckOptions small{.max_listed = 1, .max_run_steps = 1000000};
+  expect_error(ErrorKind::kUnsupported,
+               "comparing them walks more than 1000000 byte runs (300 tensors storing 76800 runs)",
+               [&] { check_local_plan(plan, small); });
+  // The same tensors side by side (bands of 512 bytes) walk nothing: their runs never meet.
+  LocalPlan apart = plan;
+  for (std::size_t i = 0; i < apart.tensors.size(); ++i) {
+    apart.tensors[i].tensor.address = std::to_string(i * 512);
+  }
+  const PlanCheck check = check_local_plan(apart, small);
+  EXPECT_EQ(check.run_steps, 0);
+  EXPECT_EQ(check.counts.overlaps, 0);
+  EXPECT_TRUE(check.clean());
+}
+
+// Regression (issue 40): the same plan, every tensor at address 0, made one overlap per pair and
+// NPU: 65341 x 64 entries, 385 MB of JSON, 1.67 GB and an abort. Now one per pair, listed up to
+// max_listed and counted whole.
+TEST(PlanCheck, OverlapsAreOnePerPairCountedWholeAndListedUpToTheBound) {
+  LocalPlan plan = many_tensors(362, 64);
+  for (PlanTensor& t : plan.tensors) t.tensor.address = "0";
+  const PlanCheck check = check_local_plan(plan, {.max_listed = 7});
+  EXPECT_EQ(check.counts.overlaps, 362 * 361 / 2);
+  ASSERT_EQ(check.overlaps.size(), 7u);
+  const PlanOverlap& first = check.overlaps[0];
+  EXPECT_EQ(first.a, "t0");
+  EXPECT_EQ(first.b, "t1");
+  EXPECT_EQ(first.npus, 1);  // one channel: NPU 0 only
+  EXPECT_EQ(first.bytes, 4);
+  EXPECT_EQ(first.byte_range, (ByteRun{0, 4}));
+  EXPECT_EQ(first.a_element, (std::vector<int64_t>{0, 0, 0, 0}));
+  EXPECT_FALSE(check.clean());
+  EXPECT_EQ(plan_check_summary(check), "65341 overlapping tensor pairs");
+  EXPECT_EQ(check_local_plan(plan, {.max_listed = 0}).overlaps.size(), 0u);
+  expect_error(ErrorKind::kOutOfRange, "must be 0..100000, not -1",
+               [&] { check_local_plan(plan, {.max_listed = -1}); });
+}
+
+TEST(PlanCheck, OneOverlapEntryCoversEveryNpu) {
+  const PlanCheck check = check_local_plan(parse_local_plan_text(R"({"device": "bm1684",
+      "tensors": [{"name": "a", "shape": [1, 64, 1, 8], "dtype": "f32", "address": 0},
+                  {"name": "b", "shape": [1, 64, 1, 4], "dtype": "f32", "address": 16,
+                   "layout": "compact"}]})"));
+  ASSERT_EQ(check.overlaps.size(), 1u);
+  EXPECT_EQ(check.overlaps[0].npus, 64);
+  EXPECT_EQ(check.overlaps[0].first_npu, 0);
+  EXPECT_EQ(check.overlaps[0].last_npu, 63);
+  EXPECT_EQ(check.overlaps[0].bytes, 64 * 16);
+  EXPECT_EQ(check.overlaps[0].byte_range, (ByteRun{16, 32}));
+  EXPECT_EQ(check.overlaps[0].a_element, (std::vector<int64_t>{0, 0, 0, 4}));
+}
+
+TEST(PlanCheck, CleanMeansNoOverlapConflictOrMissingTensor) {
+  EXPECT_TRUE(check_local_plan(spec_plan("256")).clean());
+  const PlanCheck reuse = check_local_plan(spec_plan("2176"));  // empty-block reuse: a warning
+  EXPECT_TRUE(reuse.clean());
+  EXPECT_EQ(plan_check_summary(reuse), "clean (2 empty-block reuse warnings)");
+  EXPECT_FALSE(check_local_plan(spec_plan("128")).clean());
+  const PlanCheck past_the_end = check_local_plan(parse_local_plan_text(R"({"device":
+      "npus=4,lmem=1024,align=128", "tensors": [
+      {"name": "x", "shape": [1, 1, 1, 64], "dtype": "f32", "address": 896}]})"));
+  EXPECT_EQ(past_the_end.counts.not_fitting, 1);
+  EXPECT_FALSE(past_the_end.clean());
+}
+
+// Regression (issue 40): the unplaced tensor's text said "see slices" beside an empty list (its
+// slices were those of local memory, where it fits). Now the slices fit the longest free band.
+TEST(PlanCheck, AnUnplacedTensorGetsSlicesThatFitTheFreeBand) {
+  const PlanCheck check = check_local_plan(parse_local_plan_text(R"({"device":
+      "npus=4,lmem=1024,align=128", "tensors": [
+      {"name": "fixed", "shape": [1, 4, 1, 32], "dtype": "f32", "address": 256},
+      {"name": "late", "shape": [6, 4, 1, 32], "dtype": "f32", "address": "auto"}]})"));
+  const PlannedTensor& late = check.tensors[1];
+  EXPECT_FALSE(late.tensor.has_value());
+  EXPECT_EQ(late.free_band, 640);  // [384, 1024); [0, 256) is shorter
+  EXPECT_NE(late.placement.find("the longest free band is 640 bytes"), std::string::npos);
+  ASSERT_EQ(late.slices.size(), 1u);  // C and W slices keep the 128-byte channel rows
+  EXPECT_EQ(late.slices[0].dim, 'N');
+  EXPECT_EQ(late.slices[0].count, 2);
+  EXPECT_EQ(late.slices[0].bytes_per_npu, 384);
+  EXPECT_EQ(check.counts.not_placed, 1);
+  EXPECT_EQ(plan_check_summary(check), "1 auto tensor not placed");
+}
+
+// Regression (issue 40): "w": "best" never said which W, and the plan printed back said "best".
+TEST(PlanCheck, BestWidthIsReportedAndPrintedAsItsNumber) {
+  const PlanCheck check = check_local_plan(parse_local_plan_text(R"({"device":
+      "npus=4,lmem=1024,align=128", "tensors": [
+      {"name": "w", "rows": 2, "cols": 40, "w": "best", "dtype": "f32", "address": 0},
+      {"name": "v", "rows": 2, "cols": 40, "w": "best", "dtype": "f32", "address": "auto"}]})"));
+  EXPECT_EQ(check.tensors[0].matrix_width, 10);
+  EXPECT_TRUE(check.tensors[0].best_width);
+  EXPECT_EQ(check.tensors[1].matrix_width, 10);
+  const auto json = plan_check_json(check);
+  EXPECT_EQ(json["tensors"][0]["w"], 10);
+  EXPECT_EQ(json["tensors"][0]["best_w"], true);
+  EXPECT_EQ(json["plan"]["tensors"][0]["w"], 10);
+  EXPECT_EQ(json["plan"]["tensors"][1]["w"], 10);
+  EXPECT_NE(plan_check_text(check).find(", W 10 (best), fits"), std::string::npos);
+}
+
 TEST(LocalPlan, ErrorsNameTensorAndField) {
   expect_error(ErrorKind::kInvalid, "tensor 'in', field 'mode'", [] {
     parse_local_plan_text(R"({"device": "bm1684", "tensors": [
@@ -123,6 +233,39 @@ TEST(LocalPlan, ErrorsNameTensorAndField) {
   expect_error(ErrorKind::kSyntax, "...",
                [] { parse_local_plan_text("{\"device\": 1" + std::string(400, '0') + "e400}"); });
   expect_error(ErrorKind::kSyntax, "key=value", [] { parse_tensor_spec("a:shape"); });
+}
+
+// Regression (issue 40): nlohmann keeps the last of two keys and stops at a NUL byte.
+TEST(LocalPlan, DuplicateKeysNulBytesAndUnprintableNamesAreRefused) {
+  expect_error(ErrorKind::kSyntax,
+               "the plan is not valid: tensors[0]: the key 'address' is given twice", [] {
+                 parse_local_plan_text(R"({"device": "bm1684", "tensors": [
+        {"name": "a", "shape": [1, 1, 1, 1], "dtype": "f32", "address": 0, "address": 128}]})");
+               });
+  expect_error(ErrorKind::kSyntax, "the plan is not valid JSON: byte 69 is a NUL byte", [] {
+    parse_local_plan_text(std::string(R"({"device": "bm1684", "tensors": [{"name": "a", "shape": )"
+                                      R"("1,1,1,1"}]})") +
+                          '\0' + "garbage");
+  });
+  expect_error(ErrorKind::kInvalid,
+               "tensors[0]: the name 'a\\u0001b' cannot be printed as it is: character 2 is the "
+               "control character U+0001",
+               [] {
+                 parse_local_plan_text(R"({"device": "bm1684", "tensors": [
+        {"name": "a\u0001b", "shape": [1, 1, 1, 1], "dtype": "f32", "address": 0}]})");
+               });
+  // From `explain npu --tensor` a name is the user's bytes, not JSON text.
+  expect_error(ErrorKind::kInvalid, "the name 'a\\xc3' cannot be printed as it is: byte 2", [] {
+    nlohmann::json plan = {{"device", "bm1684"}, {"tensors", nlohmann::json::array()}};
+    plan["tensors"].push_back(parse_tensor_spec("a\xc3:shape=1,1,1,1:dtype=f32:address=0"));
+    parse_local_plan(plan);
+  });
+  expect_error(ErrorKind::kInvalid,
+               "field 'device': the alignment must be a power of two (1, 2, 4, ... bytes), got 3",
+               [] {
+                 parse_local_plan_text(R"({"device": "npus=4,lmem=1K,align=3", "tensors": [
+        {"name": "a", "shape": [1, 1, 1, 1], "dtype": "f32", "address": 0}]})");
+               });
 }
 
 }  // namespace

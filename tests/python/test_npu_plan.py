@@ -23,10 +23,12 @@ CLI = os.environ.get("TESSERA_CLI", "build/release/tessera")
 def test_properties_are_the_parts_of_check():
     plan = npu.Plan(PLAN)
     report = plan.check()
-    assert list(report) == ["plan", "tensors", "overlaps", "empty_block_reuse", "bank_conflicts", "npus"]
+    assert list(report) == ["summary", "plan", "tensors", "overlaps", "empty_block_reuse",
+                            "bank_conflicts", "npus"]
     assert plan.tensors is report["tensors"] and plan.npus is report["npus"]
-    assert [(o["a"], o["b"], o["npu"], o["bytes"]) for o in plan.overlaps] == \
-        [("in", "clash", 0, 32), ("in", "clash", 1, 32)]
+    assert [(o["a"], o["b"], o["npus"], o["first_npu"], o["last_npu"], o["bytes"])
+            for o in plan.overlaps] == [("in", "clash", 2, 0, 1, 64)]
+    assert not plan.clean and report["summary"]["overlapping_pairs"] == 1
     out = plan.tensors[3]
     assert out["fits"] and out["address"] == 256 and "placement" in out
     big = plan.tensors[4]

@@ -61,6 +61,68 @@ TEST(NpyFile, RefusesDuplicateKeys) {
   }
 }
 
+std::string npy_with_dict(const std::string& dict) {
+  std::string file = std::string("\x93NUMPY\x01\x00", 8);
+  file += static_cast<char>(dict.size());
+  file += '\0';
+  return file + dict;
+}
+
+std::string refusal(const std::string& dict) {
+  try {
+    parse_npy_header(bytes(npy_with_dict(dict)));
+  } catch (const Error& error) {
+    return error.what();
+  }
+  ADD_FAILURE() << "accepted: " << dict;
+  return "";
+}
+
+// Regression (issue 40): np.load requires exactly the keys descr, fortran_order and shape, a tuple
+// for shape ('shape': (16) is the int 16) and a bool for fortran_order; tessera read them all.
+TEST(NpyFile, RefusesWhatNumPyRefuses) {
+  EXPECT_EQ(refusal("{'descr': '<f4', 'fortran_order': False, 'shape': (16), }"),
+            "not a valid .npy file: 'shape' is (16), an integer in parentheses, not a tuple: NumPy "
+            "writes (16,) and refuses this");
+  EXPECT_EQ(refusal("{'descr': '<f4', 'fortran_order': False, 'shape': (16,), 'extra': 1}"),
+            "not a valid .npy file: the header has the key 'extra'; NumPy allows only 'descr', "
+            "'fortran_order' and 'shape'");
+  EXPECT_EQ(refusal("{'descr': '<f4', 'fortran_order': 0, 'shape': (16,)}"),
+            "not a valid .npy file: 'fortran_order' is neither True nor False");
+  EXPECT_EQ(refusal("{'descr': '<f4', 'fortran_order': Falsey, 'shape': (16,)}"),
+            "not a valid .npy file: 'fortran_order' is neither True nor False");
+  EXPECT_EQ(refusal("{'descr': '<f4', 'fortran_order': False, 'shape': (16,)} x"),
+            "not a valid .npy file: text after the header's dictionary, at byte 58: 'x'");
+  EXPECT_EQ(
+      refusal(std::string("{'descr': '<f4', 'fortran_order': False, 'shape': (16,)}\n\0", 58)),
+      "not a valid .npy file: text after the header's dictionary, at byte 58: '\\u0000'");
+  EXPECT_EQ(refusal("{'descr': '<f4', 'shape': (16,)}"),
+            "not a valid .npy file: the header has no 'fortran_order'");
+  EXPECT_EQ(refusal("{'descr': '<f4', 'fortran_order': False, 'shape': (1, -2)}"),
+            "not a valid .npy file: 'shape' holds something other than sizes");
+  EXPECT_EQ(refusal("['descr', '<f4']"),
+            "not a valid .npy file: the header is not a dictionary ('{' first)");
+  // What NumPy writes, in every spelling it has used, still reads.
+  const auto shape_of = [](const std::string& dict) {
+    return parse_npy_header(bytes(npy_with_dict(dict))).shape;
+  };
+  EXPECT_EQ(shape_of("{'descr': '<f4', 'fortran_order': False, 'shape': (), }"),
+            std::vector<int64_t>{});
+  EXPECT_EQ(shape_of("{\"shape\": (3, 5,), \"descr\": \"<f4\", \"fortran_order\": True}\n"),
+            (std::vector<int64_t>{3, 5}));
+  EXPECT_EQ(shape_of("{'descr': '<f4', 'fortran_order': False, 'shape': (3L, 5L), }"),
+            (std::vector<int64_t>{3, 5}));  // Python 2's longs, in a version 1.0 file
+}
+
+// Regression (issue 40): bf16 was written as '<u2', so np.load gave uint16; ml_dtypes' own np.save
+// of a bfloat16 array writes '<V2' (checked with numpy 2.4 and ml_dtypes 0.6).
+TEST(NpyFile, Bfloat16IsWrittenAsMlDtypesWritesIt) {
+  EXPECT_EQ(npy_descr(ElementType::kBF16), "<V2");
+  EXPECT_TRUE(npy_descr_accepts("<V2", ElementType::kBF16));
+  EXPECT_TRUE(npy_descr_accepts("<u2", ElementType::kBF16));
+  EXPECT_EQ(npy_descr(ElementType::kU16), "<u2");
+}
+
 // Regression (issue 14 item 7): 16,000 dims took 29 s; the reader stops at the rank limit.
 TEST(NpyFile, StopsAtTheRankLimit) {
   EXPECT_THROW(parse_npy_header(bytes(npy_header("<f4", std::vector<int64_t>(16000, 1)))), Error);

@@ -11,4 +11,10 @@ std::string join_integers(const std::vector<int64_t>& values) {
   return out;
 }
 
+void add_max_overlaps_option(CLI::App* command, int64_t& max_listed) {
+  command->add_option("--max-overlaps", max_listed,
+                      "Overlapping pairs (and empty-block reuses, bank conflicts) listed; the "
+                      "counts are always whole (100)");
+}
+
 }  // namespace tessera::cli

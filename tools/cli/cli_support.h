@@ -1,6 +1,7 @@
 // Small helpers shared by the command files (integer parsing lives in tessera/integer_text.h).
 #pragma once
 
+#include <CLI/CLI.hpp>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -9,6 +10,10 @@ namespace tessera::cli {
 
 // {2,3} -> "2,3"
 std::string join_integers(const std::vector<int64_t>& values);
+
+// `--max-overlaps N` of the plan reports (`npu plan`, `explain npu --tensor`): findings listed per
+// kind, 0..npu::kMaxListedFindings (the library refuses others with its own words).
+void add_max_overlaps_option(CLI::App* command, int64_t& max_listed);
 
 // Thrown by a command that finished its output but must exit with a status other than 0 (a check
 // that found a problem: 1); main() returns `code` without printing anything more.

@@ -8,6 +8,7 @@
 #include "command_registry.h"
 #include "man_page.h"
 #include "shell_completion.h"
+#include "standard_output.h"
 #include "tessera/version.h"
 
 namespace tessera::cli {
@@ -25,21 +26,19 @@ void install(CLI::App& app) {
     const std::string script = *shell == "bash"  ? bash_completion(commands)
                                : *shell == "zsh" ? zsh_completion(commands)
                                                  : fish_completion(commands);
-    std::fputs(script.c_str(), stdout);
+    write_output(script);
   });
 
   // Hidden (empty group): the build uses it to write share/man/man1/tessera.1.
   auto* manual = app.add_subcommand("man-page", "Print the tessera(1) man page (troff)");
   manual->group("");
-  manual->callback(
-      [&app] { std::fputs(man_page(describe_commands(app), TESSERA_VERSION).c_str(), stdout); });
+  manual->callback([&app] { write_output(man_page(describe_commands(app), TESSERA_VERSION)); });
 
   // Hidden: docs/reference/cli.md (tools/docs/generate.py writes it, tests compare it).
   auto* reference =
       app.add_subcommand("cli-reference", "Print the CLI reference page of the docs (Markdown)");
   reference->group("");
-  reference->callback(
-      [&app] { std::fputs(cli_reference_markdown(describe_commands(app)).c_str(), stdout); });
+  reference->callback([&app] { write_output(cli_reference_markdown(describe_commands(app))); });
 }
 
 const CommandRegistration registration(90, install);

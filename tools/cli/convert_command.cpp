@@ -15,6 +15,7 @@
 
 #include "command_registry.h"
 #include "progress_line.h"
+#include "standard_output.h"
 #include "target_options.h"
 #include "tessera/error.h"
 #include "tessera/explain/target_profile.h"
@@ -185,9 +186,9 @@ void convert(const ConvertArguments& args) {
   if (!args.fill.empty()) options.fill_bits = relayout::parse_fill_value(args.fill, to.type);
   const relayout::RelayoutPlan plan = relayout::plan(*from.map, *to.map, options);
   if (args.show_plan) {  // what would run, with the input checked; OUT is not touched
-    fmt::print("{} -> {}: {} piece{} on {} thread{}\n{}", from.text, to.text, plan.piece_count(),
-               plan.piece_count() == 1 ? "" : "s", plan.threads(), plan.threads() == 1 ? "" : "s",
-               plan.describe());
+    write_output(fmt::format("{} -> {}: {} piece{} on {} thread{}\n{}", from.text, to.text,
+                             plan.piece_count(), plan.piece_count() == 1 ? "" : "s", plan.threads(),
+                             plan.threads() == 1 ? "" : "s", plan.describe()));
     return;
   }
 
@@ -242,6 +243,12 @@ void convert(const ConvertArguments& args) {
   progress.update(image_bytes);
   output.commit(args.fsync ? io::AtomicFile::Durability::kOnDisk
                            : io::AtomicFile::Durability::kPageCache);
+  if (is_npy(args.output) && to.type == ElementType::kBF16) {
+    write_diagnostic(fmt::format(
+        "note: NumPy has no bfloat16: '{}' holds it as '<V2', as np.save of an ml_dtypes array "
+        "writes it; np.load('{}').view(ml_dtypes.bfloat16) reads it back\n",
+        args.output, args.output));
+  }
 }
 
 void install(CLI::App& app) {

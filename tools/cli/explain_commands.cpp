@@ -1,7 +1,6 @@
 // `tessera explain` and `tessera draw`: thin front ends over tessera/explain and tessera/render.
 #include <fmt/format.h>
 
-#include <iostream>
 #include <memory>
 #include <string>
 #include <vector>
@@ -10,6 +9,7 @@
 #include "command_registry.h"
 #include "compiler_check.h"
 #include "explain_input_command.h"
+#include "standard_output.h"
 #include "target_options.h"
 #include "tessera/error.h"
 #include "tessera/explain/layout_explanation.h"
@@ -22,6 +22,7 @@
 #include "tessera/render/npu_picture.h"
 #include "tessera/render/picture_documents.h"
 #include "tessera/render/xla_picture.h"
+#include "tessera/utf8_text.h"
 #include "tessera/xla/notation.h"
 
 namespace tessera::cli {
@@ -81,7 +82,7 @@ CompilerCheck check_with_compiler(const std::string& shape_text,
 
 void run_explain(const ExplainArguments& args) {
   if (args.list_targets) {
-    std::cout << explain::target_table_text();
+    write_output(explain::target_table_text());
     return;
   }
   explain::ExplainOptions options;
@@ -114,9 +115,9 @@ void run_explain(const ExplainArguments& args) {
       json["compiler_check"] = check.json;
       check_text = check.text;
     }
-    std::cout << (args.json ? json.dump(2) + "\n"
-                            : (jax_note.empty() ? "" : "jax layout        " + jax_note + "\n") +
-                                  explain::explanation_text(explanation) + check_text);
+    write_output(args.json ? json.dump(2) + "\n"
+                           : (jax_note.empty() ? "" : "jax layout        " + jax_note + "\n") +
+                                 explain::explanation_text(explanation) + check_text);
     if (!agrees) throw ExitStatus{1};
     return;
   }
@@ -140,10 +141,10 @@ void run_explain(const ExplainArguments& args) {
     nlohmann::ordered_json out = examples.back();
     out["examples"] = examples;
     out["sample_report"] = sample_report_json();
-    std::cout << out.dump(2) << "\n";
+    write_output(out.dump(2) + "\n");
     return;
   }
-  std::cout << sample_report_text() << text;
+  write_output(sample_report_text() + text);
 }
 
 // The arguments of `tessera npu info` (tensor form) or `tessera npu matrix` (matrix form, chosen
@@ -156,6 +157,7 @@ struct NpuPlacementArguments {
   std::size_t max_suggestions = 10;
   std::vector<std::string> plan_tensors;  // --tensor specs: a plan (issue 16)
   std::vector<std::string> plan_ops;
+  int64_t max_listed = npu::PlanCheckOptions{}.max_listed;  // --max-overlaps
   CLI::Option* width_option = nullptr;
   CLI::Option* rows_option = nullptr;
 };
@@ -228,8 +230,9 @@ void run_explain_plan(const NpuPlacementArguments& a) {
     plan["ops"] = nlohmann::json::array();
     for (const std::string& spec : a.plan_ops) plan["ops"].push_back(npu::parse_op_spec(spec));
   }
-  const npu::PlanCheck check = npu::check_local_plan(npu::parse_local_plan(plan));
-  std::cout << (a.json ? npu::plan_check_json(check).dump(2) + "\n" : npu::plan_check_text(check));
+  const npu::PlanCheck check =
+      npu::check_local_plan(npu::parse_local_plan(plan), {.max_listed = a.max_listed});
+  write_output((a.json ? npu::plan_check_json(check).dump(2) + "\n" : npu::plan_check_text(check)));
 }
 
 void run_explain_npu(NpuPlacementArguments& a) {
@@ -241,8 +244,8 @@ void run_explain_npu(NpuPlacementArguments& a) {
   const explain::NpuExplanation e =
       is_matrix_form(a) ? explain::explain_matrix(make_matrix(a), a.max_suggestions)
                         : explain::explain_local_tensor(make_tensor(a), a.max_suggestions);
-  std::cout << (a.json ? explain::npu_explanation_json(e).dump(2) + "\n"
-                       : explain::npu_explanation_text(e));
+  write_output((a.json ? explain::npu_explanation_json(e).dump(2) + "\n"
+                       : explain::npu_explanation_text(e)));
 }
 
 void check_max_cells(int64_t max_cells) {
@@ -279,13 +282,14 @@ void run_draw(const DrawArguments& args) {
   check_max_cells(args.max_cells);
   options.max_cells = args.max_cells;
   render::write_picture(render::build_xla_picture(layout, options), args.output);
-  std::cout << fmt::format("wrote {} ({})\n", args.output, xla::print_shape(shape));
+  write_output(
+      fmt::format("wrote {} ({})\n", printable_utf8(args.output), xla::print_shape(shape)));
   if (explain::is_tpu(target)) {
-    std::cout << fmt::format("target {}{}: {}\n", explain::target_name(target),
+    write_output(fmt::format("target {}{}: {}\n", explain::target_name(target),
                              target_is_default(args.targets) ? " (default; --target none for the "
                                                                "layout as written)"
                                                              : "",
-                             choice.rule);
+                             choice.rule));
   }
 }
 
@@ -298,7 +302,7 @@ void run_draw_npu(NpuPlacementArguments& a, const DrawArguments& output) {
                                          ? render::build_npu_picture(make_matrix(a), options)
                                          : render::build_npu_picture(make_tensor(a), options);
   render::write_picture(picture, output.output);
-  std::cout << fmt::format("wrote {} ({})\n", output.output, picture.title);
+  write_output(fmt::format("wrote {} ({})\n", printable_utf8(output.output), picture.title));
 }
 
 void install_draw(CLI::App& app) {
@@ -360,6 +364,7 @@ void install(CLI::App& app) {
   npu_command->add_option("--op", npu_args->plan_ops,
                           "With --tensor: an op NAME:reads=a,b:writes=c (bank conflicts)");
   npu_command->add_flag("--json", npu_args->json, "One JSON object instead of text");
+  add_max_overlaps_option(npu_command, npu_args->max_listed);
   npu_command->add_option("--max-suggestions", npu_args->max_suggestions, "Suggestions (10)")
       ->check(CLI::Range(0, 1000000));
   npu_command->callback([npu_args] { run_explain_npu(*npu_args); });

@@ -1,15 +1,19 @@
 // `tessera explain PATH` / `tessera explain -`: a thin front end over tessera/inputs.
 #include "explain_input_command.h"
 
-#include <cerrno>
-#include <filesystem>
-#include <iostream>
+#include <fmt/format.h>
 
+#include <cerrno>
+
+#include <filesystem>
+
+#include "standard_output.h"
 #include "tessera/error.h"
 #include "tessera/file_errors.h"
 #include "tessera/inputs/input_explanation.h"
 #include "tessera/inputs/jax_layout.h"
 #include "tessera/integer_text.h"
+#include "tessera/utf8_text.h"
 #include "tessera/xla/notation.h"
 
 namespace tessera::cli {
@@ -45,9 +49,8 @@ std::string shape_with_jax_layout(const std::string& shape, const ExplainInputAr
   if (args.jax_layout.empty()) return shape;
   if (shape.empty())
     throw Error(ErrorKind::kInvalid, "--jax-layout needs a SHAPE, e.g. f32[8,256]");
-  const inputs::JaxLayout layout = inputs::parse_jax_layout(args.jax_layout);
-  note = inputs::jax_order_note(layout);
-  return xla::print_shape(inputs::apply_jax_layout(xla::parse_shape(shape), layout));
+  note = inputs::jax_order_note(inputs::parse_jax_layout(args.jax_layout));
+  return inputs::shape_with_jax_layout(shape, args.jax_layout);
 }
 
 std::string shape_with_shards(const std::string& shape, const ExplainInputArguments& args,
@@ -57,34 +60,40 @@ std::string shape_with_shards(const std::string& shape, const ExplainInputArgume
                                     split);
 }
 
+// Anything that exists is a file to read (a FIFO or a device too, which the reader then refuses
+// in the words every input gets, rather than reading its name as a shape).
 bool is_explain_input(const std::string& argument) {
   if (argument == "-") return true;
   std::error_code error;
-  if (std::filesystem::is_regular_file(argument, error)) return true;
-  if (inputs::looks_like_path(argument)) {
-    // "reprot.txt", a typo: say so rather than "unknown element type 'reprot'".
-    refuse_directory("read", argument);
-    if (!std::filesystem::exists(argument, error)) throw file_error("read", argument, ENOENT);
-  }
+  if (std::filesystem::exists(std::filesystem::symlink_status(argument, error))) return true;
+  // "reprot.txt", a typo: say the file is missing rather than "unknown element type 'reprot'".
+  if (inputs::looks_like_path(argument)) throw file_error("read", argument, ENOENT);
   return false;
 }
 
 void run_explain_input(const std::string& argument, const ExplainInputArguments& args,
                        explain::Target target, explain::PredStorage pred, explain::XlaEra era,
                        bool json) {
+  if (!args.jax_layout.empty()) {  // issue 40: it was silently ignored
+    throw Error(ErrorKind::kInvalid,
+                fmt::format("--jax-layout lays out a SHAPE; '{}' is a file, whose arrays carry "
+                            "their own layouts",
+                            argument));
+  }
   const inputs::InputOptions options = options_for(args, target, pred, era);
   const inputs::InputReading reading = inputs::read_input(inputs::read_input_text(argument));
   const inputs::InputExplanation e = inputs::explain_input(reading, options);
   if (json) {
-    nlohmann::ordered_json extra = {{"input", argument}};
+    // The path is the user's bytes: escaped like every name tessera prints.
+    nlohmann::ordered_json extra = {{"input", printable_utf8(argument)}};
     if (!options.shards.empty()) extra["shards"] = options.shards;
-    inputs::write_input_explanation_json([](std::string_view text) { std::cout << text; }, e,
+    inputs::write_input_explanation_json([](std::string_view text) { write_output(text); }, e,
                                          extra);
   } else {
-    std::cout << inputs::input_explanation_text(e, args.all ? 0 : kTopArrays);
+    write_output(inputs::input_explanation_text(e, args.all ? 0 : kTopArrays));
   }
   // Once, on standard error (the JSON carries them too).
-  for (const auto& warning : e.warnings) std::cerr << "warning: " << warning << "\n";
+  for (const auto& warning : e.warnings) write_diagnostic("warning: " + warning + "\n");
 }
 
 std::string sample_report_text() {

@@ -4,15 +4,17 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
-#include <cstdio>
-#include <iostream>
 #include <new>
+#include <sstream>
+#include <string_view>
 #include <utility>
 #include <vector>
 
 #include "cli_support.h"
 #include "command_registry.h"
+#include "standard_output.h"
 #include "tessera/error.h"
+#include "tessera/utf8_text.h"
 #include "tessera/version.h"
 
 namespace tessera::cli {
@@ -38,37 +40,51 @@ void install_all_commands(CLI::App& app) {
 
 }  // namespace tessera::cli
 
+namespace {
+
+// CLI11's help, version and usage errors, through the checked writers.
+int exit_with(const CLI::App& app, const CLI::Error& e) {
+  std::ostringstream out;
+  std::ostringstream err;
+  const int code = app.exit(e, out, err);
+  tessera::cli::write_output(out.str());
+  tessera::cli::write_diagnostic(err.str());
+  return code;
+}
+
+// Whatever the message held, the line printed is valid UTF-8 without control characters.
+int fail(std::string_view message) {
+  tessera::cli::write_error_message("error: " + tessera::printable_lines(message) + "\n");
+  return 2;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   CLI::App app{"tessera: where accelerator layouts put your elements, and how to get them there"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "tessera " TESSERA_VERSION);
   tessera::cli::install_all_commands(app);
   try {
-    app.parse(argc, argv);
-    return 0;
+    try {
+      app.parse(argc, argv);
+      return 0;
+    } catch (const CLI::CallForHelp& e) {
+      return exit_with(app, e);
+    } catch (const CLI::CallForAllHelp& e) {
+      return exit_with(app, e);
+    } catch (const CLI::CallForVersion& e) {
+      return exit_with(app, e);
+    }
   } catch (const tessera::cli::ExitStatus& status) {
     return status.code;
-  } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::CallForAllHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::CallForVersion& e) {
-    return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    std::fflush(stdout);
-    std::cerr << "error: " << e.what() << "\n";
-    return 2;
+    return fail(e.what());
   } catch (const tessera::Error& e) {
-    std::fflush(stdout);
-    std::cerr << "error: " << e.what() << "\n";
-    return 2;
+    return fail(e.what());
   } catch (const std::bad_alloc&) {
-    std::fflush(stdout);
-    std::cerr << "error: out of memory: the request is too large for this machine\n";
-    return 2;
+    return fail("out of memory: the request is too large for this machine");
   } catch (const std::exception& e) {
-    std::fflush(stdout);
-    std::cerr << "error: " << e.what() << "\n";
-    return 2;
+    return fail(e.what());
   }
 }

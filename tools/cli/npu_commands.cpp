@@ -3,12 +3,12 @@
 // tessera/npu/npu_report.h.
 #include <fmt/format.h>
 
-#include <iostream>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "command_registry.h"
+#include "standard_output.h"
 #include "tessera/error.h"
 #include "tessera/integer_text.h"
 #include "tessera/npu/device.h"
@@ -68,7 +68,7 @@ void install(CLI::App& app) {
       const npu::LocalAddress where = npu::locate(device, npu::parse_address(text));
       out += fmt::format("{} {}\n", where.npu, where.offset);
     }
-    std::cout << out;
+    write_output(out);
   });
 
   auto* place = family->add_subcommand("place", "NPU and byte offset of tensor elements");
@@ -78,7 +78,7 @@ void install(CLI::App& app) {
     const npu::LocalTensor tensor = npu::make_local_tensor(args->tensor);
     std::string out;
     for (const std::string& text : args->values) out += place_line(tensor.place(parse_index(text)));
-    std::cout << out;
+    write_output(out);
   });
 
   auto* info = family->add_subcommand("info", "Strides, stored shape and footprint of a tensor");
@@ -87,9 +87,9 @@ void install(CLI::App& app) {
   info->callback([args] {
     const npu::LocalTensor tensor = npu::make_local_tensor(args->tensor);
     if (args->json) {
-      std::cout << npu::local_tensor_report_json(tensor).dump(2) << "\n";
+      write_output(npu::local_tensor_report_json(tensor).dump(2) + "\n");
     } else {
-      std::cout << npu::local_tensor_report_text(tensor);
+      write_output(npu::local_tensor_report_text(tensor));
     }
   });
 
@@ -133,13 +133,13 @@ void install(CLI::App& app) {
           list.push_back({{"npu", p.npu}, {"byte_offset", p.byte_offset}});
         report["places"] = list;
       }
-      std::cout << report.dump(2) << "\n";
+      write_output(report.dump(2) + "\n");
     } else if (!args->values.empty()) {
       std::string out;
       for (const auto& p : places) out += place_line(p);
-      std::cout << out;
+      write_output(out);
     } else {
-      std::cout << npu::matrix_report_text(layout, args->matrix.best_width);
+      write_output(npu::matrix_report_text(layout, args->matrix.best_width));
     }
   });
 }

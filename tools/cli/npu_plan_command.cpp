@@ -1,16 +1,19 @@
-// `tessera npu plan FILE [--json] [-o map.svg|map.html]`: a whole local-memory plan (issue 16).
+// `tessera npu plan FILE [--json] [-o map.svg|map.html] [--check] [--max-overlaps N]`: a whole
+// local-memory plan (issue 16; --check and the bounded lists: issue 40).
 // Thin: parsing in tessera/npu/local_plan.h, checks and reports in tessera/npu/plan_check.h,
 // the picture in tessera/render/npu_plan_picture.h.
 #include <fmt/format.h>
 
-#include <iostream>
 #include <memory>
 #include <string>
 
+#include "cli_support.h"
 #include "command_registry.h"
+#include "standard_output.h"
 #include "tessera/npu/local_plan.h"
 #include "tessera/npu/plan_check.h"
 #include "tessera/render/npu_plan_picture.h"
+#include "tessera/utf8_text.h"
 
 namespace tessera::cli {
 namespace {
@@ -19,6 +22,8 @@ struct PlanArguments {
   std::string file;
   std::string output;
   bool json = false;
+  bool check = false;
+  int64_t max_listed = npu::PlanCheckOptions{}.max_listed;
 };
 
 void install(CLI::App& app) {
@@ -31,16 +36,26 @@ void install(CLI::App& app) {
   plan->add_option("file", args->file, "Plan file (JSON: device, tensors, ops)")->required();
   plan->add_flag("--json", args->json, "One JSON object instead of text");
   plan->add_option("-o,--output", args->output, "Also draw the plan: .svg or .html");
+  plan->add_flag("--check", args->check,
+                 "Exit 1 when the plan has overlaps, bank conflicts or tensors not placed or "
+                 "past local memory (0 when clean; bad input is still 2)");
+  add_max_overlaps_option(plan, args->max_listed);
   plan->callback([args] {
-    const npu::PlanCheck check = npu::check_local_plan(npu::read_local_plan(args->file));
+    const npu::PlanCheck check =
+        npu::check_local_plan(npu::read_local_plan(args->file), {.max_listed = args->max_listed});
     if (!args->output.empty()) {
       render::write_picture(render::build_npu_plan_picture(check), args->output);
     }
     if (args->json) {
-      std::cout << npu::plan_check_json(check).dump(2) << "\n";
+      write_output(npu::plan_check_json(check).dump(2) + "\n");
     } else {
-      std::cout << npu::plan_check_text(check);
-      if (!args->output.empty()) std::cout << fmt::format("wrote {}\n", args->output);
+      write_output(npu::plan_check_text(check));
+      if (!args->output.empty())
+        write_output(fmt::format("wrote {}\n", printable_utf8(args->output)));
+    }
+    if (args->check && !check.clean()) {
+      write_diagnostic(fmt::format("check failed: {}\n", npu::plan_check_summary(check)));
+      throw ExitStatus{1};
     }
   });
 }

@@ -3,7 +3,6 @@
 // one more line saying what a TPU would take (issue 17).
 #include <fmt/format.h>
 
-#include <iostream>
 #include <memory>
 #include <optional>
 #include <string>
@@ -11,6 +10,7 @@
 
 #include "cli_support.h"
 #include "command_registry.h"
+#include "standard_output.h"
 #include "target_options.h"
 #include "tessera/explain/target_note.h"
 #include "tessera/integer_text.h"
@@ -50,7 +50,7 @@ Compiled compile(const XlaArguments& args) {
 
 // index and unindex print one value per line on stdout; the note goes to stderr.
 void print_note(const Compiled& compiled) {
-  if (compiled.note) std::cerr << "note: " << explain::target_note_text(*compiled.note);
+  if (compiled.note) write_diagnostic("note: " + explain::target_note_text(*compiled.note));
 }
 
 const char* const kTargetHelp = "Tiles for a shape written without tiles (default: as written)";
@@ -73,7 +73,7 @@ void install(CLI::App& app) {
       const auto idx = parse_integer_list(text, "index component");
       out += fmt::format("{}\n", compiled.layout.index_map().linear_index(idx));
     }
-    std::cout << out;
+    write_output(out);
     print_note(compiled);
   });
 
@@ -90,7 +90,7 @@ void install(CLI::App& app) {
       const auto idx = compiled.layout.index_map().logical_index(parse_integer(text, "offset"));
       out += idx ? join_integers(*idx) + "\n" : std::string("padding\n");
     }
-    std::cout << out;
+    write_output(out);
     print_note(compiled);
   });
 
@@ -103,9 +103,9 @@ void install(CLI::App& app) {
   info->callback([args] {
     const Compiled compiled = compile(*args);
     if (args->json) {
-      std::cout << explain::info_json(compiled.layout, compiled.note).dump(2) << "\n";
+      write_output(explain::info_json(compiled.layout, compiled.note).dump(2) + "\n");
     } else {
-      std::cout << explain::info_text(compiled.layout, compiled.note);
+      write_output(explain::info_text(compiled.layout, compiled.note));
     }
   });
 }

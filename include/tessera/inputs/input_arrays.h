@@ -104,8 +104,9 @@ std::string read_input_text(const std::string& path);
 // and absl prefixes removed ("2020-05-04 09:05:40.719745: E 1578 x.cc:76] ",
 // "E0504 09:05:40.719745 1578 x.cc:76] "); an escaped message split at its "\n" (Python's repr
 // of an exception on any line of a traceback, a JSON log field, or a text that is one escaped
-// message); bytes that are not UTF-8 become '?'. `number` is the 1-based line of the text the
-// line came from (the lines of one escaped message share it).
+// message); tabs become spaces, bytes that are not UTF-8 `\xNN` and control characters `\u00NN`
+// (printable_utf8). `number` is the 1-based line of the text the line came from (the lines of
+// one escaped message share it).
 using InputLineVisitor = std::function<void(std::string_view line, int64_t number)>;
 void for_each_input_line(std::string_view text, const InputLineVisitor& visit);
 

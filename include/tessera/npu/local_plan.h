@@ -50,13 +50,17 @@ struct LocalPlan {
 };
 
 // Throws tessera::Error naming the tensor (or op) and the field: unknown or missing fields,
-// wrong JSON types, duplicate tensor names, ops naming unknown tensors, and every error the NPU
+// wrong JSON types, duplicate tensor names, names with control characters or bytes that are not
+// UTF-8, ops naming unknown tensors, and every error the NPU
 // parsers and LocalTensor give ("tensor 'out', field 'dtype': unknown element type 'f33' ...").
 // Fixed addresses are validated here; "auto" tensors are validated at address 0.
 LocalPlan parse_local_plan(const nlohmann::json& plan);
-// The same from JSON text (Error(kSyntax) with the parser's position when it is not JSON).
+// The same from JSON text (Error(kSyntax) with the parser's position when it is not JSON, and
+// for a key given twice or a NUL byte: tessera/strict_json.h).
 LocalPlan parse_local_plan_text(std::string_view text);
-// The same from a file (Error(kIo) when it cannot be read).
+// The same from a regular file of at most kMaxPlanFileBytes (Error(kIo) when it cannot be read:
+// tessera/regular_file.h), errors prefixed with "plan 'PATH': ".
+inline constexpr int64_t kMaxPlanFileBytes = int64_t{16} << 20;  // far above any checkable plan
 LocalPlan read_local_plan(const std::string& path);
 
 // The plan tensor placed at `address` (its own fixed address when nullopt; auto tensors need one).

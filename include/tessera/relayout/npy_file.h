@@ -33,9 +33,11 @@ NpyHeader parse_npy_header(std::span<const std::byte> file);
 // the data starts at a multiple of 64 bytes, as NumPy writes it.
 std::string npy_header(std::string_view descr, const std::vector<int64_t>& shape);
 
-// The descr tessera writes for an element type: '<f4' for f32, '|b1' for pred, '<u2' for bf16
-// (NumPy has no bfloat16; ml_dtypes' bfloat16 arrays are saved as '<V2', also accepted), '|i1'
-// for s4 (one element per byte, as NumPy holds ml_dtypes' int4).
+// The descr tessera writes for an element type: '<f4' for f32, '|b1' for pred, '<V2' for bf16
+// (NumPy has no bfloat16: np.save of an ml_dtypes.bfloat16 array writes '<V2' and np.load gives
+// it back as raw 2-byte items, which .view(ml_dtypes.bfloat16) makes bfloat16 again; '<u2' is
+// also read), '|i1' for s4 (one element per byte, as NumPy holds ml_dtypes' int4), '|u1' for
+// the 8-bit float types (ml_dtypes saves every one of them as '<V1', which could not say which).
 std::string npy_descr(ElementType type);
 
 // Whether a file's descr may hold elements of `type`: its own descr, the byte order spelled

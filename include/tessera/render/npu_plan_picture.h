@@ -6,7 +6,8 @@
 // (tensor, element, NPU, byte, bank) for the HTML page's hover panel.
 //
 // Example (X=4, S=1024): 256 rows of 4-byte blocks; on bm1684 (64 NPUs x 512 KiB) 256 rows of
-// 2 KiB blocks.
+// 2 KiB blocks. At most kMaxPlanPictureNpus columns are drawn (the first NPUs; the subtitle says
+// so): 65536 NPUs made 16 million blocks and more than 2 GB before the bound (issue 40).
 #pragma once
 
 #include <cstdint>
@@ -27,10 +28,12 @@ struct PlanBlock {
   std::string info;         // hover text
 };
 
+inline constexpr int64_t kMaxPlanPictureNpus = 256;
+
 struct NpuPlanPicture {
   std::string title;
   std::string subtitle;
-  int64_t npus = 0;
+  int64_t npus = 0;  // columns drawn: NPUs 0 .. npus-1
   int64_t block_bytes = 0;
   int64_t rows = 0;
   int64_t bank_bytes = 0;

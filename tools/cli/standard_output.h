@@ -1,0 +1,18 @@
+// Every byte the CLI prints goes through here, and every write is checked (issue 40: `explain >
+// /dev/full` exited 0 having written nothing). A failed write is an Error(kIo), so the command
+// exits 2 with "error: cannot write standard output: No space left on device".
+#pragma once
+
+#include <string_view>
+
+namespace tessera::cli {
+
+// Writes all of `text` to standard output (write(2), retried on EINTR and short writes; no
+// buffer that could fail later, unseen).
+void write_output(std::string_view text);
+// The same for standard error (warnings, notes). An error message itself goes through
+// write_error_message, which cannot fail louder than the exit status.
+void write_diagnostic(std::string_view text);
+void write_error_message(std::string_view text);
+
+}  // namespace tessera::cli
