@@ -97,34 +97,19 @@ void JsonWriter::key(std::string_view name) {
   after_key_ = true;
 }
 
-void JsonWriter::begin_object() {
+void JsonWriter::open(char bracket) {
   before_value();
-  out_ += '{';
+  out_ += bracket;
   empty_.push_back(true);
   ++depth_;
 }
 
-void JsonWriter::end_object() {
+void JsonWriter::close(char bracket) {
   --depth_;
   const bool was_empty = empty_.back();
   empty_.pop_back();
   if (!was_empty) newline();
-  out_ += '}';
-}
-
-void JsonWriter::begin_array() {
-  before_value();
-  out_ += '[';
-  empty_.push_back(true);
-  ++depth_;
-}
-
-void JsonWriter::end_array() {
-  --depth_;
-  const bool was_empty = empty_.back();
-  empty_.pop_back();
-  if (!was_empty) newline();
-  out_ += ']';
+  out_ += bracket;
 }
 
 void JsonWriter::value(std::string_view text) {

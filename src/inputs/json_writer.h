@@ -15,10 +15,10 @@ class JsonWriter {
  public:
   explicit JsonWriter(std::string& out, int depth = 0) : out_(out), depth_(depth) {}
 
-  void begin_object();
-  void end_object();
-  void begin_array();
-  void end_array();
+  void begin_object() { open('{'); }
+  void end_object() { close('}'); }
+  void begin_array() { open('['); }
+  void end_array() { close(']'); }
   // A member's key; its value follows.
   void key(std::string_view name);
 
@@ -41,6 +41,8 @@ class JsonWriter {
   }
 
  private:
+  void open(char bracket);
+  void close(char bracket);
   void before_value();
   void newline();
 

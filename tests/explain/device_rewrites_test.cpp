@@ -84,6 +84,8 @@ TEST(DeviceRewrites, TransposeOnlyForAnOrderTheProgramFixed) {
   EXPECT_EQ(reorder->change, "jnp.transpose(x, (0, 1, 2, 4, 3))");
   EXPECT_EQ(reorder->layout, "s32[2048,1,128,4,128]{4,3,2,1,0:T(4,128)}");
   EXPECT_EQ(reorder->size_bytes, int64_t{512} << 20);
+  // libtpu 0.0.42.1 cannot compile a c128 transpose that moves data: none is offered.
+  for (const auto& f : offers(laid_out("c128[2,3,4]{1,2,0}"))) EXPECT_NE(f.kind, "reorder");
   // Other tiles in the same order (a rank-1 array from an old report) are no transpose.
   for (const auto& f : offers(xla::parse_shape("f32[3000]{0:T(256)}"))) {
     EXPECT_NE(f.kind, "reorder") << f.change;

@@ -17,7 +17,8 @@
 //            already has the order with the fewest bytes, and every transpose of it is a device
 //            array with the same bytes, so only an array whose order the program fixed
 //            (written with a layout, as OOM reports and HLO dumps print intermediates) gains.
-//            The axes put the compiler's choice of minor dims last.
+//            The axes put the compiler's choice of minor dims last. None for c128, whose
+//            transposes today's compiler fails to compile.
 //   storage  jnp.packbits(x) for pred (8 values a byte, as u8); never a 1-bit pred (no TPU
 //            of today stores one).
 //
