@@ -75,7 +75,6 @@ void refuse_escaped_bytes(std::string_view shape) {
   }
 }
 
-
 // Everything but the comparison with the report depends on the shape's text alone.
 ArrayExplanation explain_array(const InputArray& input, const InputOptions& options) {
   ArrayExplanation a;
@@ -117,6 +116,9 @@ std::string out_of_memory_text(const InputExplanation& e) {
   for (const OutOfMemory& oom : e.out_of_memory) {
     if (oom.required.empty()) {
       out += fmt::format("out of memory (line {}): {}\n", oom.line, oom.message);
+    } else if (oom.what == "the allocation") {
+      out += fmt::format("out of memory (line {}): an allocation of {}, with {} of {} free\n",
+                         oom.line, oom.required, oom.available, oom.memory_space);
     } else if (oom.what == "used") {
       out += fmt::format("out of memory (line {}): the program used {} of {}, which holds {}\n",
                          oom.line, oom.required, oom.memory_space, oom.available);

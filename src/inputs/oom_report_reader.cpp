@@ -125,6 +125,23 @@ OutOfMemory read_summary(std::string_view line, int64_t number) {
     return oom;
   }
   at = 0;
+  if (const std::size_t attempt = line.find("Attempting to "); attempt != std::string_view::npos) {
+    // The runtime's, for buffers: "Attempting to reserve 12.00G at the bottom of memory. That was
+    // not possible. There are 10.03G free, 0B reserved, and 10.03G reservable." (also
+    // "Attempting to allocate 8.00G. That was not possible. There are 6.23G free, ...").
+    const std::string_view after = line.substr(attempt + 14);  // "reserve 12.00G at ..."
+    at = std::min(after.find(' '), after.size());              // past the verb
+    std::string_view required = between(after, at, " ", " ");
+    if (!required.empty() && required.back() == '.') required.remove_suffix(1);
+    const std::string_view available = between(after, at, "There are ", " free");
+    if (!required.empty() && !available.empty()) {
+      oom.memory_space = "hbm";
+      oom.what = "the allocation";
+      oom.required = std::string(required);
+      oom.available = std::string(available);
+    }
+    return oom;
+  }
   if (const std::string_view space = between(line, at, "in memory space ", "."); !space.empty()) {
     // Older: "... in memory space hbm. Used 32.55G of 15.48G hbm."
     const std::string_view required = between(line, at, "Used ", " of ");
@@ -143,10 +160,16 @@ OutOfMemory read_summary(std::string_view line, int64_t number) {
 
 std::vector<OutOfMemory> find_out_of_memory(std::string_view text) {
   constexpr std::size_t kMaxSummaries = 100;
+  constexpr std::string_view kCompiler = "Ran out of memory";
+  constexpr std::string_view kRuntime = "That was not possible";  // after "Attempting to ..."
   std::vector<OutOfMemory> found;
-  if (text.find("Ran out of memory") == std::string_view::npos) return found;
+  if (text.find(kCompiler) == std::string_view::npos &&
+      text.find(kRuntime) == std::string_view::npos) {
+    return found;
+  }
   for_each_input_line(text, [&](std::string_view line, int64_t number) {
-    if (found.size() < kMaxSummaries && line.find("Ran out of memory") != std::string_view::npos) {
+    if (found.size() < kMaxSummaries && (line.find(kCompiler) != std::string_view::npos ||
+                                         line.find(kRuntime) != std::string_view::npos)) {
       found.push_back(read_summary(line, number));
     }
   });

@@ -97,6 +97,23 @@ TEST(PastedInputs, EveryGenerationsMessageFromTheCompiler) {
   }
 }
 
+TEST(PastedInputs, TheRuntimesWordsForABufferThatDoesNotFit) {
+  const auto reserve = find_out_of_memory(
+      "jaxlib.xla_extension.XlaRuntimeError: RESOURCE_EXHAUSTED: Error allocating device buffer: "
+      "Attempting to reserve 12.00G at the bottom of memory. That was not possible. There are "
+      "10.03G free, 0B reserved, and 10.03G reservable.");
+  ASSERT_EQ(reserve.size(), 1u);
+  EXPECT_EQ(reserve[0].what, "the allocation");
+  EXPECT_EQ(reserve[0].required, "12.00G");
+  EXPECT_EQ(reserve[0].available, "10.03G");
+  const auto allocate = find_out_of_memory(
+      "RESOURCE_EXHAUSTED: Attempting to allocate 8.00G. That was not possible. There are 6.23G "
+      "free, 0B reserved, and 6.23G reservable.");
+  ASSERT_EQ(allocate.size(), 1u);
+  EXPECT_EQ(allocate[0].required, "8.00G");
+  EXPECT_EQ(allocate[0].available, "6.23G");
+}
+
 TEST(PastedInputs, Utf16AndByteOrderMarks) {
   const std::string report = fixture("easydel_166_newer_layout.txt");
   const InputReading plain = read_input(report);
