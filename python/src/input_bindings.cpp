@@ -1,6 +1,7 @@
 // tessera.explain_input(), Layout.from_jax()/to_jax() and explain(shards=): thin bindings over
 // tessera/inputs (the same readers and JAX layout parser as `tessera explain PATH|--jax-layout`).
 #include <nanobind/nanobind.h>
+#include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/string_view.h>
 #include <nanobind/stl/tuple.h>
@@ -20,17 +21,23 @@ namespace tessera::python {
 void bind_inputs(nb::module_& module) {
   module.def(
       "explain_input",
-      [](std::string_view text, std::string_view target, std::vector<int64_t> shards) {
+      [](std::string_view text, std::string_view target, std::vector<int64_t> shards,
+         std::optional<std::string_view> xla_era) {
         inputs::InputOptions options;
         options.target = explain::parse_target(target);
         options.shards = std::move(shards);
+        options.era = explain::xla_era_or_environment(xla_era);
         return json_to_python(inputs::input_explanation_json(
             inputs::explain_input(inputs::read_input(text), options)));
       },
       nb::arg("text"), nb::kw_only(), nb::arg("target") = "tpu",
-      nb::arg("shards") = std::vector<int64_t>{},
-      "The report of `tessera explain PATH --json` for text: an XLA OOM report, an HLO module or "
-      "any log with shapes. Shapes without tiles get the target's (TPU by default).");
+      nb::arg("shards") = std::vector<int64_t>{}, nb::arg("xla_era") = nb::none(),
+      "The report of `tessera explain PATH --json` for text: an XLA OOM report (also as a Python "
+      "repr on any line of a traceback, and today's one-line message), an HLO module or any log "
+      "with shapes. Shapes without tiles get the target's (TPU by default). Totals count each "
+      "buffer once ('counted', 'same_buffer'). shards applies to shapes written by hand; a "
+      "report's or module's shapes are already per device, and shards= is refused for them. "
+      "xla_era: '2026' (default) or '2020', as for explain.");
   module.def(
       "_jax_layout_shape",
       [](std::string_view shape, std::string_view repr) {

@@ -57,7 +57,9 @@ def explain(
 ) -> dict:
     """The report of `tessera explain --json`: of a shape's text, a Layout, or a JAX array (its
     x.format layout when it has one): suggestions (other layouts; equivalent ones grouped under
-    `alternatives`) and fixes (`reshape` and `pad` changes to the program). shards: shards per
+    `alternatives`) and fixes (JAX code to paste: `reshape`, `reorder` (jnp.transpose) and
+    `storage` (jnp.packbits), each sized as the compiler lays out the array it makes; `reshape`
+    and `pad` in era 2020). shards: shards per
     dimension; the per-device shard is explained (uneven shards padded up, as XLA does) and the
     fixes say what to change per shard. target: 'tpu', 'tpu-v2'..'tpu-v7x' or
     'none'; None means TESSERA_TARGET when set, else tpu for a shape written without tiles (as

@@ -92,6 +92,21 @@ def entry_parameter_layouts(hlo_text: str) -> list[str]:
     return split_top_level(match.group(1))
 
 
+def entry_result_layouts(hlo_text: str) -> list[str]:
+    """The results of entry_computation_layout={(params)->(results)}: a tuple's elements, or the
+    one result."""
+    text = re.sub(r"/\*index=\d+\*/", "", hlo_text)
+    start = text.index("entry_computation_layout={") + len("entry_computation_layout={")
+    depth, end = 1, start
+    while depth:
+        depth += {"{": 1, "}": -1}.get(text[end], 0)
+        end += 1
+    results = text[start:end - 1].split(")->", 1)[1]
+    if results.startswith("(") and results.endswith(")"):
+        results = results[1:-1]
+    return split_top_level(results)
+
+
 # --- the child: runs jax ---------------------------------------------------------------------
 
 class _Compiler:
@@ -123,7 +138,44 @@ class _Compiler:
         # keep_unused: parameters of a function that ignores them still get their layouts.
         return self.jax.jit(lambda *a: None, keep_unused=True).lower(*structs).compile()
 
+    def rewrites(self, request: dict) -> dict:
+        """Compiles x -> (code_1(x), code_2(x), ...) for the codes of a rewrite request: the
+        layouts the compiler gives the arrays they make, one per code ("error: ..." for a code
+        that does not run). The array is a device array, or keeps `major_to_minor` (JAX's order,
+        most major first) when the request gives one, as an array whose layout a program fixed."""
+        import jax.numpy as jnp
+        from jax.experimental.layout import Format, Layout
+        dtype, dims = request["array"]
+        if dtype not in JAX_DTYPES:
+            return {"error": f"JAX has no element type for '{dtype}'"}
+        sharding = self.jax.sharding.SingleDeviceSharding(self.device(request.get("target", "tpu-v5e"))[0])
+        if request.get("major_to_minor") is not None:
+            sharding = Format(Layout(major_to_minor=tuple(request["major_to_minor"])), sharding)
+        struct = self.jax.ShapeDtypeStruct(tuple(dims), jnp.dtype(JAX_DTYPES[dtype]), sharding=sharding)
+        codes = list(request["codes"])
+
+        def run(chosen):
+            # With no code, the array itself: the input's layout is still answered.
+            compiled_codes = chosen or ["x"]
+            function = lambda x: tuple(eval(c, {"jnp": jnp, "x": x}) for c in compiled_codes)  # noqa: E731
+            text = self.jax.jit(function).lower(struct).compile().as_text()
+            return entry_parameter_layouts(text)[0], entry_result_layouts(text)[:len(chosen)]
+
+        try:
+            input_layout, layouts = run(codes)
+        except Exception:  # one code fails: find it, keep the others' answers
+            layouts, input_layout = [], None
+            for code in codes:
+                try:
+                    input_layout, (layout,) = run([code])
+                    layouts.append(layout)
+                except Exception as error:
+                    layouts.append(f"error: {type(error).__name__}: {str(error).splitlines()[0][:200]}")
+        return {"input_layout": input_layout, "layouts": layouts}
+
     def answer(self, request: dict) -> dict:
+        if "codes" in request:
+            return self.rewrites(request)
         target = request.get("target", "tpu-v5e")
         arrays = request["arrays"]
         for dtype, _ in arrays:
@@ -238,6 +290,24 @@ class Oracle:
         middle = len(arrays) // 2  # find the arrays that fail, keep the answers of the others
         return (self.device_layouts(arrays[:middle], target, sizes)
                 + self.device_layouts(arrays[middle:], target, sizes))
+
+
+    def rewrite_layouts(self, dtype: str, dims: Sequence[int], codes: Sequence[str],
+                        target: str = "tpu-v5e",
+                        major_to_minor: Optional[Sequence[int]] = None) -> dict:
+        """What the compiler makes of each rewrite of an array x: codes are JAX expressions in x
+        and jnp ("x.reshape(-1)", "jnp.transpose(x, (1, 0))"), as tessera's fixes print them.
+        Returns {"input_layout", "layouts": one per code, "error: ..." when it does not run}.
+        major_to_minor (JAX's order) fixes the input's layout; None makes it a device array."""
+        request = {"array": [str(dtype), [int(d) for d in dims]], "codes": list(codes),
+                   "target": target,
+                   "major_to_minor": None if major_to_minor is None else [int(a) for a in major_to_minor]}
+        answer = self._ask(request)
+        if answer is None:
+            raise RuntimeError("the compiler aborted (libtpu crashed)")
+        if "error" in answer:
+            raise RuntimeError(answer["error"])
+        return answer
 
 
 def available(python: Optional[str] = None) -> bool:

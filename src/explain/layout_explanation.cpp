@@ -62,7 +62,11 @@ LayoutExplanation explain_layout(std::string_view shape_text, const ExplainOptio
   std::vector<ProgramFix> fixes =
       program_fixes(shape, layout.size_bytes(), target, options.pred, options.max_suggestions,
                     options.split, options.era);
-  std::erase_if(fixes, [](const ProgramFix& f) { return f.kind != "reshape" && f.kind != "pad"; });
+  if (options.era == XlaEra::k2020 || !is_tpu(target)) {
+    // The 2020 reorders are other minor_to_majors of the same array: the suggestions say those.
+    std::erase_if(fixes,
+                  [](const ProgramFix& f) { return f.kind != "reshape" && f.kind != "pad"; });
+  }
   const int64_t unpadded = unpadded_bytes(shape);
   std::string written_order_layout;
   if (choice.reordered) {

@@ -84,7 +84,7 @@ xla::Shape relaid(const xla::Shape& shape, const std::vector<int64_t>& m2m, Targ
 
 std::string pred_storage_change(PredStorage storage) {
   if (storage == PredStorage::kOneBit) return "pred stored in 1 bit: the spec's (32,128)(32,1)E(1)";
-  if (storage == PredStorage::kOneByte) return "pred stored in 1 byte, as TPU v4 and later do";
+  if (storage == PredStorage::kOneByte) return "pred stored in 1 byte, as TPUs store it today";
   return "pred stored in 4 bytes, as TPU v2 and v3 do";
 }
 
@@ -112,6 +112,8 @@ std::vector<LayoutSuggestion> suggest_layouts(const xla::Shape& shape, int64_t c
     for (PredStorage other :
          {PredStorage::kFourBytes, PredStorage::kOneByte, PredStorage::kOneBit}) {
       if (other == current_pred) continue;
+      // Today's TPUs store pred in a byte, and only so: no 1-bit or 4-byte pred is suggested.
+      if (era == XlaEra::k2026 && other != PredStorage::kOneByte) continue;
       candidates.push_back(
           {"storage", relaid(shape, current, target, other, era), pred_storage_change(other), 1});
     }

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "tessera/explain/device_rewrites.h"
 #include "tessera/explain/layout_suggestions.h"
 #include "tessera/explain/pad_fixes.h"
 #include "tessera/explain/suggestion_groups.h"
@@ -114,6 +115,9 @@ std::string transpose_cause(const xla::Shape& shape) {
 std::vector<ProgramFix> program_fixes(const xla::Shape& shape, int64_t size_bytes, Target target,
                                       PredStorage pred, std::size_t limit, const ShardSplit& split,
                                       XlaEra era) {
+  if (era == XlaEra::k2026 && is_tpu(target)) {
+    return device_rewrites(shape, size_bytes, target, pred, limit, split);
+  }
   std::vector<ProgramFix> candidates = reshape_fixes(shape, target, pred, era);
   for (const LayoutSuggestion& s : suggest_layouts(shape, size_bytes, target, pred, 10000, era)) {
     if (s.change.rfind("pred stored", 0) == 0) {
@@ -124,6 +128,8 @@ std::vector<ProgramFix> program_fixes(const xla::Shape& shape, int64_t size_byte
       continue;
     }
     const xla::Shape other = xla::parse_shape(s.layout);
+    // Other tiles in the same order are no transpose: jnp.transpose(x, (0,)) changes nothing.
+    if (other.layout.minor_to_major == shape.layout.minor_to_major) continue;
     const auto axes = major_to_minor(other.layout.minor_to_major);
     candidates.push_back(
         {"reorder", s.layout, s.size_bytes, 0,

@@ -165,12 +165,12 @@ xla::Shape apply_target(xla::Shape shape, Target target, PredStorage pred, TileC
   }
   if (era == XlaEra::k2026 && order == DimensionOrder::kCompilerChooses) {
     TileChoice chosen;
-    xla::Shape device =
-        libtpu_device_shape(shape.element_type, shape.dimensions, target, pred, &chosen);
+    xla::Shape device = libtpu_device_shape(shape.element_type, shape.dimensions, target, pred,
+                                            choice ? &chosen : nullptr);
     device.layout.memory_space = shape.layout.memory_space;
     device.layout.tail_padding_alignment_in_elements =
         shape.layout.tail_padding_alignment_in_elements;
-    if (device.layout.minor_to_major != shape.layout.minor_to_major) {
+    if (choice && device.layout.minor_to_major != shape.layout.minor_to_major) {
       chosen.reordered = true;
       chosen.written_minor_to_major = shape.layout.minor_to_major;
       chosen.written_order_bytes =
@@ -182,7 +182,10 @@ xla::Shape apply_target(xla::Shape shape, Target target, PredStorage pred, TileC
   std::vector<int64_t> physical;
   const auto& m2m = shape.layout.minor_to_major;
   for (auto it = m2m.rbegin(); it != m2m.rend(); ++it) physical.push_back(shape.dimensions[*it]);
-  TileChoice chosen = choose_tpu_tiles(shape.element_type, physical, pred, target, era);
+  TileChoice chosen =
+      era == XlaEra::k2026
+          ? libtpu_tiles(shape.element_type, physical, target, pred, choice != nullptr)
+          : choose_tpu_tiles(shape.element_type, physical, pred, target, era);
   shape.layout.tiles = chosen.tiles;
   shape.layout.element_size_in_bits = chosen.element_size_in_bits;
   if (choice) *choice = std::move(chosen);

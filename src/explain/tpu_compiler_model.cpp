@@ -8,10 +8,12 @@
 #include <array>
 #include <limits>
 #include <numeric>
+#include <utility>
 
 #include "tessera/checked_arithmetic.h"
 #include "tessera/error.h"
 #include "tessera/explain/tpu_generations.h"
+#include "tessera/xla/tiled_layout.h"
 
 namespace tessera::explain {
 namespace {
@@ -156,15 +158,75 @@ int64_t tile_rows(const RowsRule& rule, int64_t second_minor) {
 }
 
 int64_t saturating_multiply(int64_t a, int64_t b) {
-  if (a != 0 && b > std::numeric_limits<int64_t>::max() / a) {
-    return std::numeric_limits<int64_t>::max();
-  }
-  return a * b;
+  int64_t product = 0;
+  if (__builtin_mul_overflow(a, b, &product)) return std::numeric_limits<int64_t>::max();
+  return product;
 }
 
 int64_t saturating_round_up(int64_t a, int64_t b) {
   const int64_t blocks = ceil_divide(a, b);
   return saturating_multiply(blocks, b);
+}
+
+// Rule 2, rank 1: the first of the word tile, 256, 512, 1024 that holds the dim, else the
+// largest that the packing allows (sweep rank1_lengths).
+int64_t linear_tile_length(int64_t elements, int64_t word_tile, int64_t shape_packing) {
+  if (elements <= word_tile) return word_tile;
+  for (int64_t candidate : kLinearTiles) {
+    if (candidate >= word_tile && elements <= candidate) return candidate;
+  }
+  return std::max({word_tile, kLinearTiles.back(), kLanes * shape_packing});
+}
+
+// Rule 3 for rank >= 2 without empty dims: the minor and second minor dims of the order with
+// the fewest bytes. Only those two dims change the size; candidates run from the greatest
+// minor_to_major down, so the first strict minimum is the compiler's tie-break.
+std::pair<int64_t, int64_t> best_minor_pair(std::span<const int64_t> dims, const RowsRule& rule,
+                                            int bits) {
+  const std::size_t rank = dims.size();
+  // Each dim rounded up as a minor dim (to the lanes) and as a second minor one (to its rows),
+  // once; then per pair the product of the other dims, by division when the whole product fits.
+  constexpr std::size_t kInline = 16;
+  std::array<int64_t, 2 * kInline> inline_rounded{};
+  std::vector<int64_t> heap_rounded;
+  int64_t* rounded = inline_rounded.data();
+  if (rank > kInline) {
+    heap_rounded.resize(2 * rank);
+    rounded = heap_rounded.data();
+  }
+  int64_t all = 1;
+  for (std::size_t d = 0; d < rank; ++d) {
+    const int64_t rows = rule.order_rows != 0 ? rule.order_rows : tile_rows(rule, dims[d]);
+    rounded[2 * d] = saturating_round_up(dims[d], kLanes);
+    rounded[2 * d + 1] = saturating_round_up(dims[d], rows);
+    all = saturating_multiply(all, dims[d]);
+  }
+  const bool exact = all != std::numeric_limits<int64_t>::max();
+  int64_t best_bytes = std::numeric_limits<int64_t>::max();
+  std::pair<int64_t, int64_t> best = {static_cast<int64_t>(rank) - 1,
+                                      static_cast<int64_t>(rank) - 2};
+  for (std::size_t minor = rank; minor-- > 0;) {
+    const int64_t without_minor = exact ? all / dims[minor] : 0;
+    for (std::size_t second = rank; second-- > 0;) {
+      if (second == minor) continue;
+      int64_t elements = 1;
+      if (exact) {
+        elements = without_minor / dims[second];
+      } else {
+        for (std::size_t d = 0; d < rank; ++d) {
+          if (d != minor && d != second) elements = saturating_multiply(elements, dims[d]);
+        }
+      }
+      elements = saturating_multiply(elements, rounded[2 * second + 1]);
+      elements = saturating_multiply(elements, rounded[2 * minor]);
+      const int64_t bytes = saturating_multiply(elements, bits);  // bits: same order as bytes
+      if (bytes < best_bytes) {
+        best_bytes = bytes;
+        best = {static_cast<int64_t>(minor), static_cast<int64_t>(second)};
+      }
+    }
+  }
+  return best;
 }
 
 }  // namespace
@@ -177,8 +239,11 @@ std::span<const CompilerRule> libtpu_rules() {
   return kRules;
 }
 
-TileChoice libtpu_tiles(ElementType type, std::span<const int64_t> physical_order_dims,
-                        Target target, PredStorage pred) {
+namespace {
+
+// libtpu_tiles; the rule's words only `with_rule` (they cost more than the tiles).
+TileChoice tiles_of(ElementType type, std::span<const int64_t> physical_order_dims, Target target,
+                    PredStorage pred, bool with_rule) {
   const CompilerGeneration& g = compiler_generation(target);
   const int bits = stored_bits(type, g, pred);
   const int64_t packing = packing_of(bits);
@@ -191,40 +256,37 @@ TileChoice libtpu_tiles(ElementType type, std::span<const int64_t> physical_orde
   }
   TileChoice choice;
   if (bits != default_storage_bits(type)) choice.element_size_in_bits = bits;
-  const std::string type_text =
-      packing > 1
-          ? fmt::format("{} in {} bits, {} per 32-bit word", element_type_name(type), bits, packing)
-          : fmt::format("{} in {} bits", element_type_name(type), bits);
+  auto type_text = [&] {
+    return packing > 1 ? fmt::format("{} in {} bits, {} per 32-bit word", element_type_name(type),
+                                     bits, packing)
+                       : fmt::format("{} in {} bits", element_type_name(type), bits);
+  };
   const int64_t word_tile = g.linear_words * packing;
   const std::size_t rank = physical_order_dims.size();
   if (rank == 0) {
     choice.tiles.push_back({{word_tile}});
-    choice.rule = fmt::format("{}; rank 0 -> T({})", type_text, word_tile);
+    if (with_rule) choice.rule = fmt::format("{}; rank 0 -> T({})", type_text(), word_tile);
     return choice;
   }
   if (rank == 1) {
     const int64_t elements = physical_order_dims[0];
-    int64_t length = std::max({word_tile, kLinearTiles.back(), kLanes * shape_packing});
-    if (elements <= word_tile) {
-      length = word_tile;
-    } else {
-      for (int64_t candidate : kLinearTiles) {
-        if (candidate >= word_tile && elements <= candidate) {
-          length = candidate;
-          break;
-        }
-      }
-    }
+    const int64_t length = linear_tile_length(elements, word_tile, shape_packing);
     choice.tiles.push_back({{length}});
     if (packing > 1) {
       choice.tiles.push_back({{kLanes}});
       choice.tiles.push_back({{packing, 1}});
     }
-    choice.rule = fmt::format("{}; rank 1 of {} elements -> T({})", type_text, elements, length);
+    if (with_rule) {
+      choice.rule =
+          fmt::format("{}; rank 1 of {} elements -> T({})", type_text(), elements, length);
+    }
     return choice;
   }
   const int64_t second_minor = physical_order_dims[rank - 2];
   const int64_t rows = tile_rows(*rule, second_minor);
+  choice.tiles.push_back({{rows, kLanes}});
+  if (packing > 1) choice.tiles.push_back({{packing, 1}});
+  if (!with_rule) return choice;
   std::string why = fmt::format("second minor {} -> {} rows", second_minor, rows);
   if (rows == rule->default_rows) {
     why = fmt::format("second minor {} -> the standard {} rows", second_minor, rows);
@@ -232,10 +294,15 @@ TileChoice libtpu_tiles(ElementType type, std::span<const int64_t> physical_orde
   if (rows == rule->whole_tile_rows) {
     why = fmt::format("second minor {}, a multiple of {} -> {} rows", second_minor, rows, rows);
   }
-  choice.tiles.push_back({{rows, kLanes}});
-  if (packing > 1) choice.tiles.push_back({{packing, 1}});
-  choice.rule = fmt::format("{}; {}", type_text, why);
+  choice.rule = fmt::format("{}; {}", type_text(), why);
   return choice;
+}
+
+}  // namespace
+
+TileChoice libtpu_tiles(ElementType type, std::span<const int64_t> physical_order_dims,
+                        Target target, PredStorage pred, bool with_rule) {
+  return tiles_of(type, physical_order_dims, target, pred, with_rule);
 }
 
 std::vector<int64_t> libtpu_minor_to_major(ElementType type, std::span<const int64_t> dims,
@@ -246,40 +313,54 @@ std::vector<int64_t> libtpu_minor_to_major(ElementType type, std::span<const int
   if (rank < 2 || !libtpu_compiles(type) || std::find(dims.begin(), dims.end(), 0) != dims.end()) {
     return descending;
   }
-  // Only the minor and second minor dims change the size; the rest keep the descending order,
-  // the lexicographically greatest arrangement of them. Candidates run from the greatest
-  // minor_to_major down, so the first strict minimum is the compiler's tie-break.
   const CompilerGeneration& g = compiler_generation(target);
   const int bits = stored_bits(type, g, pred);
   const RowsRule* rule = rows_rule(g, own_packing(type, bits));
   if (rule == nullptr) return descending;
-  int64_t best_bytes = std::numeric_limits<int64_t>::max();
-  int64_t best_minor = rank - 1;
-  int64_t best_second = rank - 2;
-  for (int64_t minor = rank - 1; minor >= 0; --minor) {
-    for (int64_t second = rank - 1; second >= 0; --second) {
-      if (second == minor) continue;
-      int64_t elements = 1;
-      for (int64_t d = 0; d < rank; ++d) {
-        if (d != minor && d != second) elements = saturating_multiply(elements, dims[d]);
-      }
-      const int64_t rows =
-          rule->order_rows != 0 ? rule->order_rows : tile_rows(*rule, dims[second]);
-      elements = saturating_multiply(elements, saturating_round_up(dims[second], rows));
-      elements = saturating_multiply(elements, saturating_round_up(dims[minor], kLanes));
-      const int64_t bytes = saturating_multiply(elements, bits);  // bits: same order as bytes
-      if (bytes < best_bytes) {
-        best_bytes = bytes;
-        best_minor = minor;
-        best_second = second;
+  // The rest keep the descending order, the lexicographically greatest arrangement of them.
+  const auto [minor, second] = best_minor_pair(dims, *rule, bits);
+  std::vector<int64_t> order = {minor, second};
+  for (int64_t d = rank - 1; d >= 0; --d) {
+    if (d != minor && d != second) order.push_back(d);
+  }
+  return order;
+}
+
+int64_t libtpu_device_bytes(ElementType type, std::span<const int64_t> dims, Target target,
+                            PredStorage pred, DimensionOrder order) {
+  const CompilerGeneration& g = compiler_generation(target);
+  const int bits = stored_bits(type, g, pred);
+  const RowsRule* rule = rows_rule(g, own_packing(type, bits));
+  if (!libtpu_compiles(type) || rule == nullptr) {
+    return xla::TiledLayout(libtpu_device_shape(type, dims, target, pred)).size_bytes();
+  }
+  if (std::find(dims.begin(), dims.end(), 0) != dims.end()) return 0;
+  const int64_t packing = packing_of(bits);
+  const int64_t word_tile = g.linear_words * packing;
+  constexpr std::string_view kWhat = "device array size";
+  int64_t elements = word_tile;  // rank 0: one linear tile
+  if (dims.size() == 1) {
+    const int64_t length = linear_tile_length(dims[0], word_tile, own_packing(type, bits));
+    elements = round_up(dims[0], length, kWhat);
+  } else if (dims.size() >= 2) {
+    // The tiles' rows are a multiple of the packing (p,1), so only the first tile pads.
+    const int64_t rank = static_cast<int64_t>(dims.size());
+    const auto [minor, second] = order == DimensionOrder::kAsWritten
+                                     ? std::pair<int64_t, int64_t>{rank - 1, rank - 2}
+                                     : best_minor_pair(dims, *rule, bits);
+    elements = round_up(dims[static_cast<std::size_t>(minor)], kLanes, kWhat);
+    elements =
+        checked_multiply(elements,
+                         round_up(dims[static_cast<std::size_t>(second)],
+                                  tile_rows(*rule, dims[static_cast<std::size_t>(second)]), kWhat),
+                         kWhat);
+    for (std::size_t d = 0; d < dims.size(); ++d) {
+      if (static_cast<int64_t>(d) != minor && static_cast<int64_t>(d) != second) {
+        elements = checked_multiply(elements, dims[d], kWhat);
       }
     }
   }
-  std::vector<int64_t> order = {best_minor, best_second};
-  for (int64_t d = rank - 1; d >= 0; --d) {
-    if (d != best_minor && d != best_second) order.push_back(d);
-  }
-  return order;
+  return bytes_for_bits(elements, bits);
 }
 
 xla::Shape libtpu_device_shape(ElementType type, std::span<const int64_t> dims, Target target,
@@ -302,7 +383,7 @@ xla::Shape libtpu_device_shape(ElementType type, std::span<const int64_t> dims, 
   std::vector<int64_t> physical;
   const auto& m2m = shape.layout.minor_to_major;
   for (auto it = m2m.rbegin(); it != m2m.rend(); ++it) physical.push_back(dims[*it]);
-  TileChoice chosen = libtpu_tiles(type, physical, target, pred);
+  TileChoice chosen = tiles_of(type, physical, target, pred, choice != nullptr);
   shape.layout.tiles = chosen.tiles;
   shape.layout.element_size_in_bits = chosen.element_size_in_bits;
   if (choice) *choice = std::move(chosen);

@@ -12,6 +12,7 @@
 #include <cctype>
 #include <string>
 
+#include "hlo_buffers.h"
 #include "tessera/inputs/input_arrays.h"
 #include "tessera/inputs/shapes_in_text.h"
 #include "tessera/integer_text.h"
@@ -24,15 +25,23 @@ bool is_name_char(char c) {
          c == '%';
 }
 
+// `computation` and `opcode` are recorded for hlo_buffers.h ("" for the entry layout).
 void add(InputReading& reading, const std::vector<ShapeToken>& shapes, const std::string& name,
-         const std::string& place, int64_t line) {
+         const std::string& place, int64_t line, HloModuleFacts& facts,
+         const std::string& computation = "", const std::string& opcode = "") {
   for (const ShapeToken& s : shapes) {
-    if (reading.arrays.size() >= kMaxInputArrays) return;
-    reading.arrays.push_back({s.text, name + s.index, place, line, {}, {}, {}});
+    if (reading.arrays.size() >= kMaxInputArrays) {
+      reading.truncated = true;
+      return;
+    }
+    reading.arrays.push_back({s.text, name + s.index, place, line, {}, {}, {}, {}});
+    facts.computation.push_back(computation);
+    facts.opcode.push_back(opcode);
   }
 }
 
-void read_entry_layout(InputReading& reading, std::string_view line, int64_t number) {
+void read_entry_layout(InputReading& reading, std::string_view line, int64_t number,
+                       HloModuleFacts& facts) {
   const std::size_t at = line.find("entry_computation_layout={");
   if (at == std::string_view::npos) return;
   std::size_t pos = at + 26;
@@ -42,7 +51,7 @@ void read_entry_layout(InputReading& reading, std::string_view line, int64_t num
     for (int parameter = 0; pos < line.size() && line[pos] != ')'; ++parameter) {
       auto shapes = read_shape_at(line, pos);
       if (!shapes) break;
-      add(reading, *shapes, "parameter " + std::to_string(parameter), place, number);
+      add(reading, *shapes, "parameter " + std::to_string(parameter), place, number, facts);
       while (pos < line.size() && (line[pos] == ',' || line[pos] == ' ')) ++pos;
     }
     if (pos < line.size() && line[pos] == ')') ++pos;
@@ -50,7 +59,7 @@ void read_entry_layout(InputReading& reading, std::string_view line, int64_t num
   if (line.substr(pos, 2) == "->") {
     pos += 2;
     if (auto shapes = read_shape_at(line, pos)) {
-      add(reading, *shapes, "result", place, number);
+      add(reading, *shapes, "result", place, number, facts);
       return;
     }
   }
@@ -64,21 +73,24 @@ InputReading read_hlo_module(std::string_view text) {
   InputReading reading;
   reading.format = InputFormat::kHloModule;
   const std::vector<std::string> lines = input_lines(text);
+  HloModuleFacts facts;
   std::string computation;
   for (std::size_t i = 0; i < lines.size(); ++i) {
     const std::string_view line = lines[i];
     const int64_t number = static_cast<int64_t>(i) + 1;
     if (line.find("HloModule ") != std::string_view::npos) {
-      read_entry_layout(reading, line, number);
+      read_entry_layout(reading, line, number, facts);
       continue;
     }
     std::string_view t = trim(line);
     // A computation header: "[ENTRY ]%name (params) -> result {".
     if (!t.empty() && t.back() == '{' && t.find(" = ") == std::string_view::npos) {
-      if (t.substr(0, 6) == "ENTRY ") t.remove_prefix(6);
+      const bool entry = t.substr(0, 6) == "ENTRY ";
+      if (entry) t.remove_prefix(6);
       std::size_t end = 0;
       while (end < t.size() && is_name_char(t[end])) ++end;
       computation = std::string(t.substr(t.front() == '%' ? 1 : 0, end - (t.front() == '%')));
+      if (entry) facts.entry = computation;
       continue;
     }
     if (t.substr(0, 5) == "ROOT ") t.remove_prefix(5);
@@ -91,14 +103,18 @@ InputReading read_hlo_module(std::string_view text) {
     if (name.front() == '%') name.remove_prefix(1);
     std::size_t pos = eq + 3;
     if (auto shapes = read_shape_at(t, pos)) {
-      add(reading, *shapes, std::string(name),
-          computation.empty() ? "module" : "computation " + computation, number);
+      const std::string instruction(name);
+      const std::string opcode = read_opcode_and_callees(t.substr(pos), instruction, facts);
+      add(reading, *shapes, instruction,
+          computation.empty() ? "module" : "computation " + computation, number, facts, computation,
+          opcode);
     } else if (t.substr(eq + 3, 6) != "token[") {
       reading.warnings.push_back("line " + std::to_string(number) +
                                  ": cannot read the result shape of " + std::string(name));
     }
-    if (reading.arrays.size() >= kMaxInputArrays) break;
+    if (reading.truncated) break;
   }
+  mark_shared_buffers(reading, facts);
   if (reading.arrays.empty()) reading.warnings.push_back("no instruction with a shape found");
   return reading;
 }

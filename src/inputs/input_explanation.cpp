@@ -4,6 +4,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <unordered_map>
 
 #include "tessera/checked_arithmetic.h"
 #include "tessera/error.h"
@@ -74,6 +75,7 @@ void refuse_escaped_bytes(std::string_view shape) {
   }
 }
 
+// Everything but the comparison with the report depends on the shape's text alone.
 ArrayExplanation explain_array(const InputArray& input, const InputOptions& options) {
   ArrayExplanation a;
   a.input = input;
@@ -82,7 +84,8 @@ ArrayExplanation explain_array(const InputArray& input, const InputOptions& opti
     bool layout_written = false;
     xla::Shape shape = xla::parse_shape(input.shape, layout_written);
     explain::ShardSplit split;
-    if (!options.shards.empty()) {
+    // --shards splits the arrays of its rank; explain_input warns once about the others.
+    if (!options.shards.empty() && options.shards.size() == shape.dimensions.size()) {
       split = {shape.dimensions, options.shards};
       shape.dimensions = shard_dimensions(shape.dimensions, options.shards);
       a.shard_dims = shape.dimensions;
@@ -101,11 +104,39 @@ ArrayExplanation explain_array(const InputArray& input, const InputOptions& opti
     }
     a.fixes = explain::program_fixes(shape, a.size_bytes, target, options.pred, options.max_fixes,
                                      split, options.era);
-    if (options.shards.empty()) compare_with_report(a);
   } catch (const Error& error) {
     a.error = error.what();
   }
   return a;
+}
+
+// The compiler's own summary lines, and what to do when they name no array.
+std::string out_of_memory_text(const InputExplanation& e) {
+  std::string out;
+  for (const OutOfMemory& oom : e.out_of_memory) {
+    if (oom.required.empty()) {
+      out += fmt::format("out of memory (line {}): {}\n", oom.line, oom.message);
+    } else if (oom.what == "the allocation") {
+      out += fmt::format("out of memory (line {}): an allocation of {}, with {} of {} free\n",
+                         oom.line, oom.required, oom.available, oom.memory_space);
+    } else if (oom.what == "used") {
+      out += fmt::format("out of memory (line {}): the program used {} of {}, which holds {}\n",
+                         oom.line, oom.required, oom.memory_space, oom.available);
+    } else {
+      out += fmt::format("out of memory (line {}): {} need {} of {}, which holds {}\n", oom.line,
+                         oom.what, oom.required, oom.memory_space, oom.available);
+    }
+  }
+  if (!e.out_of_memory.empty() && e.arrays.empty()) {
+    // libtpu 0.0.42.1 writes the optimized module even when it runs out of memory
+    // (tests/inputs/fixtures/libtpu_oom_after_optimizations.hlo is one).
+    out +=
+        "the message names no arrays (today's compiler prints only the total). To see them, run "
+        "the program with XLA_FLAGS=--xla_dump_to=DIR and explain "
+        "DIR/module_*.after_optimizations.txt: the compiler writes it even when it runs out of "
+        "memory.\n";
+  }
+  return out;
 }
 
 void check_shard_counts(const std::vector<int64_t>& shards) {
@@ -118,6 +149,17 @@ void check_shard_counts(const std::vector<int64_t>& shards) {
 }
 
 }  // namespace
+
+std::string totals_count_text(const InputExplanation& e) {
+  const std::size_t others = e.arrays.size() - e.buffers;
+  if (others == 0)
+    return fmt::format("{} array{}", e.arrays.size(), e.arrays.size() == 1 ? "" : "s");
+  return fmt::format(
+      "{} buffer{} of the {} arrays read (each buffer once: {} array{} fusion internals, tuple "
+      "elements, aliases or entry layout entries of them; --json 'same_buffer' says which)",
+      e.buffers, e.buffers == 1 ? "" : "s", e.arrays.size(), others,
+      others == 1 ? " is one of the" : "s are");
+}
 
 std::vector<int64_t> shard_dimensions(const std::vector<int64_t>& dims,
                                       const std::vector<int64_t>& shards) {
@@ -151,19 +193,52 @@ std::string sharded_shape_text(std::string_view shape, const std::vector<int64_t
 
 InputExplanation explain_input(const InputReading& reading, const InputOptions& options) {
   check_shard_counts(options.shards);  // once for the whole input, not array by array
+  if (!options.shards.empty() && reading.format != InputFormat::kShapeText) {
+    throw Error(ErrorKind::kInvalid,
+                fmt::format("--shards applies to shapes written by hand: the shapes of {} are "
+                            "already one device's (the compiler prints each device's shard); "
+                            "run without --shards",
+                            reading.format == InputFormat::kOomReport ? "an out-of-memory report"
+                                                                      : "an HLO module"));
+  }
   InputExplanation e;
   e.format = reading.format;
   e.warnings = reading.warnings;
+  e.out_of_memory = reading.out_of_memory;
+  // Identical shapes are explained once: a log repeats the same few shapes many times.
+  std::unordered_map<std::string_view, std::size_t> explained;  // shape -> its first array
+  e.arrays.reserve(reading.arrays.size());
+  std::size_t other_ranks = 0;
   for (const InputArray& input : reading.arrays) {
-    ArrayExplanation a = explain_array(input, options);
+    const auto cached = explained.find(input.shape);
+    ArrayExplanation a;
+    if (cached == explained.end()) {
+      explained.emplace(input.shape, e.arrays.size());
+      a = explain_array(input, options);
+    } else {
+      a = e.arrays[cached->second];
+      a.input = input;
+      a.disagreements.clear();
+    }
+    if (!options.shards.empty() && a.error.empty() && a.shard_dims.empty()) ++other_ranks;
+    if (options.shards.empty()) compare_with_report(a);
     if (!a.error.empty()) {
       e.warnings.push_back(
           fmt::format("line {}: {} not explained: {}", input.line, input.shape, a.error));
     }
-    e.total_size_bytes += a.size_bytes;
-    e.total_unpadded_bytes += a.unpadded_bytes;
-    if (!a.fixes.empty()) e.total_saving_bytes += a.fixes.front().bytes_saved;
+    if (input.same_buffer.empty()) {
+      ++e.buffers;
+      e.total_size_bytes += a.size_bytes;
+      e.total_unpadded_bytes += a.unpadded_bytes;
+      if (!a.fixes.empty()) e.total_saving_bytes += a.fixes.front().bytes_saved;
+    }
     e.arrays.push_back(std::move(a));
+  }
+  if (other_ranks > 0) {
+    e.warnings.push_back(fmt::format(
+        "--shards {} splits arrays of rank {}: {} array{} of another rank {} explained whole",
+        fmt::join(options.shards, ","), options.shards.size(), other_ranks,
+        other_ranks == 1 ? "" : "s", other_ranks == 1 ? "is" : "are"));
   }
   std::stable_sort(e.arrays.begin(), e.arrays.end(), [](const auto& x, const auto& y) {
     return x.padding_bytes() > y.padding_bytes();
@@ -171,54 +246,16 @@ InputExplanation explain_input(const InputReading& reading, const InputOptions& 
   return e;
 }
 
-nlohmann::ordered_json input_explanation_json(const InputExplanation& e) {
-  nlohmann::ordered_json arrays = nlohmann::ordered_json::array();
-  for (const ArrayExplanation& a : e.arrays) {
-    nlohmann::ordered_json fixes = nlohmann::ordered_json::array();
-    for (const auto& f : a.fixes) fixes.push_back(explain::program_fix_json(f));
-    nlohmann::ordered_json item;
-    item["shape"] = a.layout.empty() ? a.input.shape : a.layout;
-    item["input_shape"] = a.input.shape;
-    item["name"] = a.input.name;
-    item["place"] = a.input.place;
-    item["line"] = a.input.line;
-    item["layout"] = a.layout;
-    if (!a.shard_dims.empty()) item["shard_dims"] = a.shard_dims;
-    item["size_bytes"] = a.size_bytes;
-    item["unpadded_bytes"] = a.unpadded_bytes;
-    item["padding_bytes"] = a.padding_bytes();
-    item["expansion"] = a.unpadded_bytes == 0 ? 0.0
-                                              : static_cast<double>(a.size_bytes) /
-                                                    static_cast<double>(a.unpadded_bytes);
-    item["cause"] = a.cause;
-    item["suggestions"] = fixes;
-    item["report"] = {{"size", a.input.reported_size},
-                      {"unpadded_size", a.input.reported_unpadded},
-                      {"padding", a.input.reported_padding}};
-    item["tessera_text"] = {{"size", explain::xla_size_text(a.size_bytes)},
-                            {"unpadded_size", explain::xla_size_text(a.unpadded_bytes)}};
-    item["disagreements"] = a.disagreements;
-    if (!a.error.empty()) item["error"] = a.error;
-    arrays.push_back(std::move(item));
-  }
-  nlohmann::ordered_json out;
-  out["format"] = input_format_name(e.format);
-  out["arrays"] = std::move(arrays);
-  out["warnings"] = e.warnings;
-  out["total_size_bytes"] = e.total_size_bytes;
-  out["total_unpadded_bytes"] = e.total_unpadded_bytes;
-  out["total_padding_bytes"] = e.total_size_bytes - e.total_unpadded_bytes;
-  out["total_saving_bytes"] = e.total_saving_bytes;
-  return out;
-}
-
 std::string input_explanation_text(const InputExplanation& e, std::size_t top) {
   using explain::human_bytes;
   const std::size_t shown = top == 0 ? e.arrays.size() : std::min(top, e.arrays.size());
-  std::string out = fmt::format("{} arrays read ({}); sorted by the bytes padding wastes\n\n",
+  std::string out = fmt::format("{} arrays read ({}); sorted by the bytes padding wastes\n",
                                 e.arrays.size(), input_format_name(e.format));
-  out += fmt::format("{:>3}  {:>10}  {:>10}  {:>10}  {:>6}  {}\n", "#", "padding", "size",
-                     "unpadded", "x", "name  shape");
+  out += out_of_memory_text(e) + "\n";
+  if (!e.arrays.empty()) {
+    out += fmt::format("{:>3}  {:>10}  {:>10}  {:>10}  {:>6}  {}\n", "#", "padding", "size",
+                       "unpadded", "x", "name  shape");
+  }
   int64_t top_saving = 0;
   for (std::size_t i = 0; i < shown; ++i) {
     const ArrayExplanation& a = e.arrays[i];
@@ -232,9 +269,12 @@ std::string input_explanation_text(const InputExplanation& e, std::size_t top) {
       continue;
     }
     out += fmt::format("     cause: {}  ({})\n", a.cause, a.input.place);
+    if (!a.input.same_buffer.empty()) {
+      out += fmt::format("     not counted in the totals: {}\n", a.input.same_buffer);
+    }
     if (!a.fixes.empty()) {
       const auto& f = a.fixes.front();
-      top_saving += f.bytes_saved;
+      if (a.input.same_buffer.empty()) top_saving += f.bytes_saved;
       out += fmt::format("     best fix ({}): {} -> {}, saves {}\n", f.kind, f.change,
                          human_bytes(f.size_bytes), human_bytes(f.bytes_saved));
     }
@@ -254,12 +294,12 @@ std::string input_explanation_text(const InputExplanation& e, std::size_t top) {
   if (shown < e.arrays.size()) {
     out += fmt::format("... {} more arrays (--all lists them)\n", e.arrays.size() - shown);
   }
-  out += fmt::format("\ntotal: {} arrays, {} in memory, {} unpadded, {} padding\n", e.arrays.size(),
+  if (e.arrays.empty()) return out;
+  out += fmt::format("\ntotal: {}, {} in memory, {} unpadded, {} padding\n", totals_count_text(e),
                      human_bytes(e.total_size_bytes), human_bytes(e.total_unpadded_bytes),
                      human_bytes(e.total_size_bytes - e.total_unpadded_bytes));
   out += fmt::format("fixing the top {} saves {} of {}\n", shown, human_bytes(top_saving),
                      human_bytes(e.total_size_bytes));
-  for (const auto& w : e.warnings) out += fmt::format("WARNING: {}\n", w);
   return out;
 }
 

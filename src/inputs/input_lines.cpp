@@ -44,38 +44,96 @@ std::string printable_line(std::string_view line) {
   return printable_utf8(spaced);
 }
 
+// An escaped message inside a line: Python's repr of an exception ("RuntimeError:
+// 'RESOURCE_EXHAUSTED: ...\n\n  1. Size: ...'"), a JSON log field, a traceback line. Its "\n"
+// are the message's line breaks. Only lines that carry what the readers look for are unescaped,
+// so a backslash-n elsewhere (a string literal in an HLO attribute) stays as written.
+bool holds_escaped_message(std::string_view line) {
+  if (line.find("\\n") == std::string_view::npos) return false;
+  for (std::string_view marker : {"Size: ", "Shape: ", "allocations in ", "RESOURCE_EXHAUSTED",
+                                  "Resource exhausted", "Ran out of memory", "HloModule"}) {
+    if (line.find(marker) != std::string_view::npos) return true;
+  }
+  return false;
+}
+
+// Python's and JSON's escapes that a message holds: \n, \t, \r, \\, \' and \".
+std::string unescaped(std::string_view line) {
+  std::string out;
+  out.reserve(line.size());
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    if (line[i] != '\\' || i + 1 == line.size()) {
+      out += line[i];
+      continue;
+    }
+    switch (line[i + 1]) {
+      case 'n':
+        out += '\n';
+        break;
+      case 't':
+        out += ' ';
+        break;
+      case 'r':
+        break;
+      case '\\':
+      case '\'':
+      case '"':
+        out += line[i + 1];
+        break;
+      default:
+        out += line[i];
+        continue;
+    }
+    ++i;
+  }
+  return out;
+}
+
+// True when the whole text is one escaped message (fewer than two real line breaks).
+bool single_escaped_message(std::string_view text) {
+  const std::size_t first = text.find('\n');
+  const bool few_breaks =
+      first == std::string_view::npos || text.find('\n', first + 1) == std::string_view::npos;
+  return few_breaks && text.find("\\n") != std::string_view::npos;
+}
+
+// One physical line as the readers see it.
+std::string_view without_prefix(std::string_view line) {
+  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  line.remove_prefix(log_prefix_length(line));
+  return line;
+}
+
 }  // namespace
 
-std::vector<std::string> input_lines(std::string_view text) {
-  std::string unescaped;
-  // A message printed with repr() keeps its line breaks as the two characters '\' 'n'.
-  if (text.find('\n') == std::string_view::npos || text.find("\\n") != std::string_view::npos) {
-    std::size_t real_breaks = 0;
-    for (char c : text) real_breaks += c == '\n';
-    if (real_breaks < 2 && text.find("\\n") != std::string_view::npos) {
-      for (std::size_t i = 0; i < text.size(); ++i) {
-        if (text[i] == '\\' && i + 1 < text.size() && text[i + 1] == 'n') {
-          unescaped += '\n';
-          ++i;
-        } else {
-          unescaped += text[i];
-        }
-      }
-      text = unescaped;
-    }
-  }
-  std::vector<std::string> lines;
-  std::size_t start = 0;
-  while (start <= text.size()) {
+void for_each_input_line(std::string_view text, const InputLineVisitor& visit) {
+  const bool single_message = single_escaped_message(text);
+  int64_t number = 0;
+  for (std::size_t start = 0; start <= text.size();) {
     std::size_t end = text.find('\n', start);
     if (end == std::string_view::npos) end = text.size();
-    std::string_view line = text.substr(start, end - start);
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    line.remove_prefix(log_prefix_length(line));
-    lines.push_back(printable_line(line));
+    ++number;
+    const std::string_view line = without_prefix(text.substr(start, end - start));
+    if (single_message || holds_escaped_message(line)) {
+      const std::string message = unescaped(line);
+      for (std::size_t from = 0; from <= message.size();) {
+        std::size_t to = message.find('\n', from);
+        if (to == std::string::npos) to = message.size();
+        visit(printable_line(without_prefix(std::string_view(message).substr(from, to - from))),
+              number);
+        from = to + 1;
+      }
+    } else {
+      visit(printable_line(line), number);
+    }
     if (end == text.size()) break;
     start = end + 1;
   }
+}
+
+std::vector<std::string> input_lines(std::string_view text) {
+  std::vector<std::string> lines;
+  for_each_input_line(text, [&](std::string_view line, int64_t) { lines.emplace_back(line); });
   return lines;
 }
 

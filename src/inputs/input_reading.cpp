@@ -1,6 +1,8 @@
 // Choosing a reader, and the reader of last resort: every shape in any text.
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cctype>
 #include <iostream>
 #include <string>
 
@@ -10,6 +12,11 @@
 #include "tessera/regular_file.h"
 
 namespace tessera::inputs {
+namespace {
+
+constexpr std::string_view kNoShapeFound = "no XLA shape found in the input";
+
+}  // namespace
 
 std::string_view input_format_name(InputFormat format) {
   switch (format) {
@@ -25,19 +32,33 @@ std::string_view input_format_name(InputFormat format) {
 
 InputReading read_shape_text(std::string_view text) {
   InputReading reading;
-  const std::vector<std::string> lines = input_lines(text);
   std::vector<InputArray> with_layout, without_layout;
-  for (std::size_t i = 0; i < lines.size(); ++i) {
-    for (const ShapeToken& s : find_shapes(lines[i])) {
+  for_each_input_line(text, [&](std::string_view line, int64_t number) {
+    // One more than room is left for: then the cap is reached with arrays unread.
+    const std::size_t room = kMaxInputArrays - (with_layout.size() + without_layout.size());
+    for (const ShapeToken& s : find_shapes(line, room + 1)) {
       auto& list = s.has_layout ? with_layout : without_layout;
-      if (with_layout.size() + without_layout.size() >= kMaxInputArrays) break;
-      list.push_back(
-          {s.text, "", "line " + std::to_string(i + 1), static_cast<int64_t>(i) + 1, {}, {}, {}});
+      if (with_layout.size() + without_layout.size() >= kMaxInputArrays) {
+        reading.truncated = true;
+        break;
+      }
+      list.push_back({s.text, "", "line " + std::to_string(number), number, {}, {}, {}, {}});
     }
-  }
+  });
   reading.arrays = with_layout.empty() ? std::move(without_layout) : std::move(with_layout);
-  if (reading.arrays.empty()) reading.warnings.push_back("no XLA shape found in the input");
+  if (reading.arrays.empty()) reading.warnings.emplace_back(kNoShapeFound);
   return reading;
+}
+
+bool looks_like_path(std::string_view argument) {
+  if (argument.empty() || argument.find('[') != std::string_view::npos) return false;
+  if (argument.find_first_of("/\\") != std::string_view::npos) return true;
+  const std::size_t dot = argument.rfind('.');
+  if (dot == std::string_view::npos || dot == 0 || dot + 1 == argument.size()) return false;
+  const std::string_view extension = argument.substr(dot + 1);
+  return extension.size() <= 8 && std::all_of(extension.begin(), extension.end(), [](char c) {
+           return std::isalnum(static_cast<unsigned char>(c)) != 0;
+         });
 }
 
 std::string read_input_text(const std::string& path) {
@@ -55,17 +76,26 @@ std::string read_input_text(const std::string& path) {
 }
 
 InputReading read_input(std::string_view text) {
+  const std::optional<std::string> utf8 = utf8_input_text(text);
+  if (utf8) text = *utf8;
   InputReading reading;
   if (text.find("allocations in ") != std::string_view::npos ||
       (text.find("Shape: ") != std::string_view::npos &&
        text.find("Size: ") != std::string_view::npos)) {
     reading = read_oom_report(text);
+    // A log that mentions a Shape: and a Size: without holding a report: its shapes, then.
+    if (reading.arrays.empty()) reading = read_shape_text(text);
   } else if (text.find("HloModule") != std::string_view::npos) {
     reading = read_hlo_module(text);
   } else {
     reading = read_shape_text(text);
   }
-  if (reading.arrays.size() >= kMaxInputArrays) {
+  reading.out_of_memory = find_out_of_memory(text);
+  if (!reading.out_of_memory.empty() && reading.arrays.empty()) {
+    // The summary is what the text holds: "no XLA shape found" would say it held nothing.
+    std::erase(reading.warnings, std::string(kNoShapeFound));
+  }
+  if (reading.truncated) {
     reading.warnings.push_back("only the first " + std::to_string(kMaxInputArrays) +
                                " arrays were read");
   }

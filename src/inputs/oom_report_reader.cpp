@@ -9,6 +9,7 @@
 //      ==========================
 // Older reports (2019-2020: tensorflow#30803, pytorch/xla#1965) have no Operator line; sections
 // exist for hbm and vmem. Field names are matched, not positions, so either layout reads.
+#include <cctype>
 #include <optional>
 #include <string>
 
@@ -83,10 +84,101 @@ struct Entry {
 
 }  // namespace
 
+namespace {
+
+// The text between `open` and the next `close` after `at`, or "" (at moves past it).
+std::string_view between(std::string_view line, std::size_t& at, std::string_view open,
+                         std::string_view close) {
+  const std::size_t begin = line.find(open, at);
+  if (begin == std::string_view::npos) return {};
+  const std::size_t from = begin + open.size();
+  const std::size_t end = line.find(close, from);
+  if (end == std::string_view::npos) return {};
+  at = end + close.size();
+  return trim(line.substr(from, end - from));
+}
+
+std::string lower(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+OutOfMemory read_summary(std::string_view line, int64_t number) {
+  OutOfMemory oom;
+  oom.line = number;
+  oom.message = std::string(trim(line.substr(0, OutOfMemory::kMaxMessageLength)));
+  std::size_t at = 0;
+  if (const std::string_view space = between(line, at, "Ran out of memory on ", ",");
+      !space.empty()) {
+    // Today's: "... on HBM, the total memory required for HLO temporaries (26.25G) exceeds
+    // available HBM (15.75G)."
+    const std::string_view what = between(line, at, "required for ", " (");
+    const std::string_view required = between(line, --at, "(", ")");
+    const std::string_view available = between(line, at, "available ", ")");
+    if (!what.empty() && !required.empty() && !available.empty()) {
+      oom.memory_space = lower(space);
+      oom.what = std::string(what);
+      oom.required = std::string(required);
+      oom.available = std::string(available.substr(available.find('(') + 1));
+    }
+    return oom;
+  }
+  at = 0;
+  if (const std::size_t attempt = line.find("Attempting to "); attempt != std::string_view::npos) {
+    // The runtime's, for buffers: "Attempting to reserve 12.00G at the bottom of memory. That was
+    // not possible. There are 10.03G free, 0B reserved, and 10.03G reservable." (also
+    // "Attempting to allocate 8.00G. That was not possible. There are 6.23G free, ...").
+    const std::string_view after = line.substr(attempt + 14);  // "reserve 12.00G at ..."
+    at = std::min(after.find(' '), after.size());              // past the verb
+    std::string_view required = between(after, at, " ", " ");
+    if (!required.empty() && required.back() == '.') required.remove_suffix(1);
+    const std::string_view available = between(after, at, "There are ", " free");
+    if (!required.empty() && !available.empty()) {
+      oom.memory_space = "hbm";
+      oom.what = "the allocation";
+      oom.required = std::string(required);
+      oom.available = std::string(available);
+    }
+    return oom;
+  }
+  if (const std::string_view space = between(line, at, "in memory space ", "."); !space.empty()) {
+    // Older: "... in memory space hbm. Used 32.55G of 15.48G hbm."
+    const std::string_view required = between(line, at, "Used ", " of ");
+    const std::string_view available = between(line, at, "", " ");
+    if (!required.empty() && !available.empty()) {
+      oom.memory_space = lower(space);
+      oom.what = "used";
+      oom.required = std::string(required);
+      oom.available = std::string(available);
+    }
+  }
+  return oom;
+}
+
+}  // namespace
+
+std::vector<OutOfMemory> find_out_of_memory(std::string_view text) {
+  constexpr std::size_t kMaxSummaries = 100;
+  constexpr std::string_view kCompiler = "Ran out of memory";
+  constexpr std::string_view kRuntime = "That was not possible";  // after "Attempting to ..."
+  std::vector<OutOfMemory> found;
+  if (text.find(kCompiler) == std::string_view::npos &&
+      text.find(kRuntime) == std::string_view::npos) {
+    return found;
+  }
+  for_each_input_line(text, [&](std::string_view line, int64_t number) {
+    if (found.size() < kMaxSummaries && (line.find(kCompiler) != std::string_view::npos ||
+                                         line.find(kRuntime) != std::string_view::npos)) {
+      found.push_back(read_summary(line, number));
+    }
+  });
+  return found;
+}
+
 InputReading read_oom_report(std::string_view text) {
   InputReading reading;
   reading.format = InputFormat::kOomReport;
-  const std::vector<std::string> lines = input_lines(text);
   // A number of the report's own, or "" (not compared) with a warning when it is not whole: a
   // report cut inside "Unpadded size: 61." was said to disagree with tessera (issue 40).
   const auto reported = [&](std::string_view value, bool whole, std::string_view line,
@@ -106,7 +198,10 @@ InputReading read_oom_report(std::string_view text) {
                                  " has no readable Shape: line (report cut short?); skipped");
     }
     for (const ShapeToken& s : entry->shapes) {
-      if (reading.arrays.size() >= kMaxInputArrays) break;
+      if (reading.arrays.size() >= kMaxInputArrays) {
+        reading.truncated = true;
+        break;
+      }
       InputArray a;
       a.shape = s.text;
       a.name = entry->name.empty() ? "" : entry->name + s.index;
@@ -122,22 +217,20 @@ InputReading read_oom_report(std::string_view text) {
     }
     entry.reset();
   };
-  for (std::size_t i = 0; i < lines.size(); ++i) {
-    const std::string_view line = lines[i];
-    const int64_t number = static_cast<int64_t>(i) + 1;
+  for_each_input_line(text, [&](std::string_view line, int64_t number) {
     if (const std::size_t at = line.find("allocations in "); at != std::string_view::npos) {
       finish();
       const std::string_view rest = line.substr(at + 15);
       space = std::string(rest.substr(0, std::min(rest.find(':'), rest.size())));
-      continue;
+      return;
     }
     if (auto start = entry_start(line)) {
       finish();
       entry = Entry{start->first, "", number, {}, 0, {}, {}, {}};
       entry->size = reported(start->second, is_size_text(start->second), line, number);
-      continue;
+      return;
     }
-    if (!entry) continue;
+    if (!entry) return;
     if (auto shape = field(line, "Shape:")) {
       std::size_t pos = 0;
       if (auto shapes = read_shape_at(*shape, pos)) {
@@ -156,7 +249,7 @@ InputReading read_oom_report(std::string_view text) {
     } else if (trim(line).substr(0, 5) == "=====") {
       finish();
     }
-  }
+  });
   finish();
   if (reading.arrays.empty()) reading.warnings.push_back("no allocation with a Shape: line found");
   return reading;

@@ -84,9 +84,9 @@ bool read_into(std::string_view text, std::size_t& pos, const std::string& index
 
 }  // namespace
 
-std::vector<ShapeToken> find_shapes(std::string_view text) {
+std::vector<ShapeToken> find_shapes(std::string_view text, std::size_t limit) {
   std::vector<ShapeToken> out;
-  for (std::size_t pos = 0; pos < text.size(); ++pos) {
+  for (std::size_t pos = 0; pos < text.size() && out.size() < limit; ++pos) {
     if (!std::isalpha(static_cast<unsigned char>(text[pos]))) continue;
     if (auto token = array_at(text, pos)) {
       pos += token->text.size() - 1;

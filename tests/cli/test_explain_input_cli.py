@@ -77,7 +77,7 @@ def test_disagreement_is_loud(tessera, tmp_path):
 def test_public_fixtures_reproduce_xla_numbers(tessera):
     for path in sorted(FIXTURES.glob("*.txt")):
         out = tessera.json("explain", str(path), "--json")
-        assert out["arrays"], path
+        assert out["arrays"] or out["out_of_memory"], path
         for array in out["arrays"]:
             assert array["disagreements"] == [], (path, array)
 
@@ -99,8 +99,10 @@ def test_shards_even_and_uneven(tessera, tmp_path):
     assert out["shards"] == [8, 1]
     assert out["arrays"][0]["shard_dims"] == [126, 256]
     assert out["arrays"][0]["size_bytes"] == 128 * 256 * 4
-    rank_mismatch = tessera.run("explain", str(log), "--shards", "8")
-    assert "warning:" in rank_mismatch.stderr and "2 dimensions" in rank_mismatch.stderr
+    # Arrays of another rank are explained whole, with one warning (issue 39).
+    log.write_text("buffer f32[1001,256]{1,0} here\nand f32[7]{0} and f32[9]{0}\n")
+    rank_mismatch = tessera.run("explain", str(log), "--shards", "8,1")
+    assert rank_mismatch.stderr == "warning: --shards 8,1 splits arrays of rank 2: 2 arrays of another rank are explained whole\n"
     tessera.fails("explain", str(log), "--shards", "0,1")
 
 

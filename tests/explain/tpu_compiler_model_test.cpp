@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <random>
 #include <string>
 
 #include "tessera/explain/target_profile.h"
@@ -87,6 +88,41 @@ TEST(CompilerShards, ShardOfADeviceArrayIsLaidOutAsADeviceArray) {
       EXPECT_EQ(xla::TiledLayout(shape).size_bytes(), entry.at("argument_bytes").get<int64_t>());
     }
   }
+}
+
+// libtpu_device_bytes is the size of the model's layout, computed without building it: for every
+// array of every sweep on every generation, every pred storage, and random arrays of every type.
+TEST(CompilerModel, DeviceBytesIsTheSizeOfTheDeviceLayout) {
+  int checked = 0;
+  auto check = [&](ElementType type, const std::vector<int64_t>& dims, Target target,
+                   PredStorage pred) {
+    const xla::Shape shape = libtpu_device_shape(type, dims, target, pred);
+    ASSERT_EQ(libtpu_device_bytes(type, dims, target, pred), xla::TiledLayout(shape).size_bytes())
+        << xla::print_shape(shape) << " on " << target_name(target);
+    ++checked;
+  };
+  for (const char* name : {"rank0", "rank1_lengths", "rank2_rows", "rank2_order", "random"}) {
+    const nlohmann::json sweep = read_fixture(std::string(name) + ".json");
+    for (const auto& text : sweep.at("arrays")) {
+      const xla::Shape shape = xla::parse_shape(text.get<std::string>());
+      for (const auto& [target, layouts] : sweep.at("layouts").items()) {
+        check(shape.element_type, shape.dimensions, parse_target(target),
+              PredStorage::kTargetDefault);
+      }
+    }
+  }
+  std::mt19937_64 random(39);
+  const std::vector<int64_t> sizes = {1, 2, 3, 4, 5, 7, 8, 9, 31, 32, 33, 64, 127, 128, 129, 300};
+  for (int i = 0; i < 4000; ++i) {
+    const ElementType type = all_element_types()[random() % all_element_types().size()];
+    std::vector<int64_t> dims(random() % 6);
+    for (int64_t& d : dims) d = sizes[random() % sizes.size()];
+    for (PredStorage pred : {PredStorage::kTargetDefault, PredStorage::kFourBytes,
+                             PredStorage::kOneBit, PredStorage::kOneByte}) {
+      check(type, dims, i % 2 ? Target::kTpuV5e : Target::kTpuV3, pred);
+    }
+  }
+  EXPECT_GT(checked, 50000);
 }
 
 // A jitted function's arguments and results are device arrays too: transpose, reshape,

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import math
 import os
+import pathlib
 import random
+import sys
 import time
 
 import pytest
@@ -114,3 +116,53 @@ def test_unavailable_compiler_is_named_with_the_install_command(tmp_path):
     with pytest.raises(oracle.OracleUnavailable, match=r'pip install "jax\[tpu\]'):
         with oracle.Oracle(str(missing)) as live:
             live._start()
+
+
+def _small_array(rng: random.Random):
+    """(dtype, dims, major_to_minor or None): the held-out kind of issue 39, small dims."""
+    dims = [rng.choice([1, 2, 3, 4, 5, 7, 8, 9, 16, 31, 33, 100, 128, 129]) for _ in range(rng.randint(1, 4))]
+    while math.prod(dims) > 4096:
+        dims = [max(1, d // 2) for d in dims]
+    order = None
+    if len(dims) >= 2 and rng.random() < 0.3:  # an order the program fixed, as HLO prints it
+        order = list(range(len(dims)))
+        rng.shuffle(order)
+    return rng.choice(["f32", "bf16", "s8", "pred", "s32", "s4"]), dims, order
+
+
+def _expert_rewrites(dtype, dims, major_to_minor) -> list[str]:
+    """The flatten, every merge of neighbouring dims (also in memory order), every transpose but
+    the identity and every pad of one dim to 2, 8 or 128, alone or reshaped: the rewrites the
+    oracle harness records (tools/tpu_oracle/rewrites.py), in tessera's words."""
+    sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "tools" / "tpu_oracle"))
+    import rewrites
+    return rewrites.rewrite_codes(dtype, dims, major_to_minor)
+
+
+def test_fixes_are_what_the_compiler_makes_of_their_change(compiler):
+    """Issue 39's acceptance, live: tessera's size of each array is the compiler's; every fix's
+    change, compiled, makes the layout and bytes the fix claims; and no flatten, merge of
+    neighbours, transpose or pad the compiler makes is smaller than the best fix."""
+    seed = _seed() + 2
+    print(f"TESSERA_ORACLE_SEED={seed - 2}")
+    rng = random.Random(seed)
+    for _ in range(16):
+        dtype, dims, order = _small_array(rng)
+        text = f"{dtype}[{','.join(map(str, dims))}]"
+        if order is not None:
+            text += "{" + ",".join(map(str, reversed(order))) + "}"
+        report = tessera.explain(text, target="tpu-v5e", max_suggestions=1000)
+        fixes = report["fixes"]
+        expert = _expert_rewrites(dtype, dims, list(reversed(report["minor_to_major"])))
+        answer = compiler.rewrite_layouts(dtype, dims, [f["change"] for f in fixes] + expert,
+                                          "tpu-v5e", order)
+        where = f"seed {seed - 2}: {text}"
+        assert answer["input_layout"] == report["layout"], where
+        layouts = answer["layouts"]
+        for fix, layout in zip(fixes, layouts):
+            assert layout == fix["layout"], f"{where}: {fix['change']} makes {layout}"
+            assert tessera.Layout.parse(layout).size_bytes == fix["size_bytes"], where
+        best = fixes[0]["size_bytes"] if fixes else report["size_bytes"]
+        for code, layout in zip(expert, layouts[len(fixes):]):
+            assert not layout.startswith("error"), f"{where}: {code}: {layout}"
+            assert tessera.Layout.parse(layout).size_bytes >= best, f"{where}: {code} makes {layout}"

@@ -3,10 +3,13 @@
 
 #include <fmt/format.h>
 
+#include <cerrno>
+
 #include <filesystem>
 
 #include "standard_output.h"
 #include "tessera/error.h"
+#include "tessera/file_errors.h"
 #include "tessera/inputs/input_explanation.h"
 #include "tessera/inputs/jax_layout.h"
 #include "tessera/integer_text.h"
@@ -62,7 +65,10 @@ std::string shape_with_shards(const std::string& shape, const ExplainInputArgume
 bool is_explain_input(const std::string& argument) {
   if (argument == "-") return true;
   std::error_code error;
-  return std::filesystem::exists(std::filesystem::symlink_status(argument, error));
+  if (std::filesystem::exists(std::filesystem::symlink_status(argument, error))) return true;
+  // "reprot.txt", a typo: say the file is missing rather than "unknown element type 'reprot'".
+  if (inputs::looks_like_path(argument)) throw file_error("read", argument, ENOENT);
+  return false;
 }
 
 void run_explain_input(const std::string& argument, const ExplainInputArguments& args,
@@ -78,14 +84,15 @@ void run_explain_input(const std::string& argument, const ExplainInputArguments&
   const inputs::InputReading reading = inputs::read_input(inputs::read_input_text(argument));
   const inputs::InputExplanation e = inputs::explain_input(reading, options);
   if (json) {
-    auto out = inputs::input_explanation_json(e);
-    out["input"] = printable_utf8(argument);
-    if (!options.shards.empty()) out["shards"] = options.shards;
     // The path is the user's bytes: escaped like every name tessera prints.
-    write_output(out.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n");
+    nlohmann::ordered_json extra = {{"input", printable_utf8(argument)}};
+    if (!options.shards.empty()) extra["shards"] = options.shards;
+    inputs::write_input_explanation_json([](std::string_view text) { write_output(text); }, e,
+                                         extra);
   } else {
     write_output(inputs::input_explanation_text(e, args.all ? 0 : kTopArrays));
   }
+  // Once, on standard error (the JSON carries them too).
   for (const auto& warning : e.warnings) write_diagnostic("warning: " + warning + "\n");
 }
 

@@ -12,25 +12,11 @@ import numpy as np
 from jax.experimental import topologies
 from jax.sharding import Mesh, NamedSharding, PartitionSpec as P, SingleDeviceSharding
 
-from oracle_module import TOPOLOGIES, entry_parameter_layouts, split_top_level
+from oracle_module import TOPOLOGIES, entry_parameter_layouts, entry_result_layouts
 
 
 def _devices(target: str):
     return topologies.get_topology_desc(topology_name=TOPOLOGIES[target], platform="tpu").devices
-
-
-def _entry_results(text: str) -> list[str]:
-    """The results of entry_computation_layout={(params)->(results)} (a tuple or one shape)."""
-    text = re.sub(r"/\*index=\d+\*/", "", text)
-    start = text.index("entry_computation_layout={") + len("entry_computation_layout={")
-    depth, end = 1, start
-    while depth:
-        depth += {"{": 1, "}": -1}.get(text[end], 0)
-        end += 1
-    results = text[start:end - 1].split(")->", 1)[1]
-    if results.startswith("(") and results.endswith(")"):
-        results = results[1:-1]
-    return split_top_level(results)
 
 
 def _entry_instructions(text: str) -> list[str]:
@@ -75,7 +61,7 @@ def op_results(target: str) -> list[dict]:
         out.append({"name": name, "note": note,
                     "arguments": [f"{t}[{','.join(map(str, d))}]" for t, d in arguments],
                     "parameter_layouts": entry_parameter_layouts(text),
-                    "result_layouts": _entry_results(text),
+                    "result_layouts": entry_result_layouts(text),
                     "entry_instructions": _entry_instructions(text)})
     return out
 

@@ -40,7 +40,9 @@ struct LayoutExplanation {
   int64_t unpadded_bytes = 0;  // XLA's "Unpadded size" (xla_sizes.h): pred counts 1 byte
   std::vector<PaddingSource> padding;
   std::vector<LayoutSuggestion> suggestions;
-  // The program changes the layout suggestions cannot express: kinds reshape and pad
+  // Changes to the program, best first. On a TPU in era 2026, every kind of device_rewrites.h
+  // (reshape, reorder = jnp.transpose, pad, storage = jnp.packbits), each sized as the compiler
+  // lays out the new array; otherwise the kinds the suggestions cannot express, reshape and pad
   // (program_fixes.h), so nothing is said twice.
   std::vector<ProgramFix> fixes;
   std::string suggestion_search;  // suggestion_search_note: what the bounded search left out

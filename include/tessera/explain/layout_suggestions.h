@@ -27,7 +27,8 @@ struct LayoutSuggestion {
 //    those two), with tiles re-chosen by `target` for each (Target::kNone keeps the shape's
 //    own tiles);
 //  - with Target::kTpu: the profile's own choice for the shape's order when the user wrote other
-//    tiles, and for pred the spec's 1-bit tiling (32,128)(32,1)E(1).
+//    tiles, and for pred the other storages (era 2020: 4 bytes, 1 byte, the spec's 1-bit tiling
+//    (32,128)(32,1)E(1); era 2026 only the byte today's TPUs store it in).
 // Sorted best first: fewest bytes, then the change that leaves the most major dims in place
 // (only the minor end of minor_to_major differs), then by text. Equivalent layouts (same kind,
 // same size) are one suggestion listing the others in `alternatives` (suggestion_groups.h); at

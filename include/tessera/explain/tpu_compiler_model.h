@@ -37,11 +37,13 @@
 namespace tessera::explain {
 
 // The tiles the compiler gives `type` laid out with physical dims `physical_order_dims` (most
-// major first) on `target` (a generation, not kNone). The rule text says which row applied.
+// major first) on `target` (a generation, not kNone). The rule text says which row applied
+// (left empty without `with_rule`: the words cost more than the tiles).
 // Example: libtpu_tiles(kS8, {64, 1000}, kTpuV5e) -> (32,128)(4,1), "8-bit, second minor 64,
 //   a multiple of 32 -> 32 rows".
 TileChoice libtpu_tiles(ElementType type, std::span<const int64_t> physical_order_dims,
-                        Target target, PredStorage pred = PredStorage::kTargetDefault);
+                        Target target, PredStorage pred = PredStorage::kTargetDefault,
+                        bool with_rule = true);
 
 // The minor_to_major the compiler gives a device array of `dims` (rule 3).
 // Example: libtpu_minor_to_major(kF32, {1024, 3}, kTpuV5e) == {0, 1}.
@@ -53,6 +55,15 @@ std::vector<int64_t> libtpu_minor_to_major(ElementType type, std::span<const int
 xla::Shape libtpu_device_shape(ElementType type, std::span<const int64_t> dims, Target target,
                                PredStorage pred = PredStorage::kTargetDefault,
                                TileChoice* choice = nullptr);
+
+// The bytes of libtpu_device_shape's layout, TiledLayout(libtpu_device_shape(...)).size_bytes(),
+// computed without building the layout: the advice (device_rewrites.h) sizes dozens of new arrays
+// per array explained. With kAsWritten, the bytes of the dims kept in the written (descending)
+// order with the compiler's tiles for it. Throws Error(kOverflow) when the size does not fit.
+// Example: libtpu_device_bytes(kF32, {1024, 3}, kTpuV5e) == 16384 (kAsWritten: 524288).
+int64_t libtpu_device_bytes(ElementType type, std::span<const int64_t> dims, Target target,
+                            PredStorage pred = PredStorage::kTargetDefault,
+                            DimensionOrder order = DimensionOrder::kCompilerChooses);
 
 // False for the types libtpu 0.0.42.1 does not compile as device arrays (s2 and u2 abort it; s1
 // and u1 have no JAX type): those keep the 2020 profile's tiles and their written order.

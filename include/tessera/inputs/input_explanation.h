@@ -4,11 +4,12 @@
 // Example: the report entry "Size: 32.00G / Shape: s32[8388608,8,4]{2,1,0:T(8,128)} / Unpadded
 // size: 1.00G / Extra memory due to padding: 31.00G (32.0x expansion)" -> size 32 GiB, unpadded
 // 1 GiB, padding 31 GiB, expansion 32, cause "dim 2: 4 -> 128 by the minor tile entry of
-// T(8,128)", best fix x.reshape(-1, 128) (1 GiB), and no disagreement (tessera prints the same
-// "32.00G", "1.00G", "31.00G (32.0x expansion)").
+// T(8,128)", best fix x.reshape(-1) (1 GiB, as the compiler lays out s32[268435456]), and no
+// disagreement (tessera prints the same "32.00G", "1.00G", "31.00G (32.0x expansion)").
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
@@ -44,11 +45,14 @@ struct ArrayExplanation {
 
 struct InputExplanation {
   InputFormat format = InputFormat::kShapeText;
-  std::vector<ArrayExplanation> arrays;  // sorted by padding bytes, most first
+  std::vector<ArrayExplanation> arrays;    // sorted by padding bytes, most first
+  std::vector<OutOfMemory> out_of_memory;  // the compiler's summaries found in the text
   std::vector<std::string> warnings;
+  // The totals count each buffer once: the arrays whose input.same_buffer is empty.
+  std::size_t buffers = 0;
   int64_t total_size_bytes = 0;
   int64_t total_unpadded_bytes = 0;
-  int64_t total_saving_bytes = 0;  // if every array took its best fix
+  int64_t total_saving_bytes = 0;  // if every buffer took its best fix
 };
 
 // The per-device shard of `dims` split `shards` ways per dimension; uneven splits round up, as
@@ -66,11 +70,24 @@ std::string sharded_shape_text(std::string_view shape, const std::vector<int64_t
 InputExplanation explain_input(const InputReading& reading, const InputOptions& options);
 
 // `tessera explain FILE --json`: docs/reference/json/explain.schema.json ("an input file")
-// describes the keys; arrays are ranked by the bytes their padding wastes.
+// describes the keys; arrays are ranked by the bytes their padding wastes, and the totals count
+// each buffer once (`counted`, `same_buffer`).
 nlohmann::ordered_json input_explanation_json(const InputExplanation& e);
 
-// A table of the `top` arrays wasting most (all when top == 0), totals, and "fixing the top N
-// saves X of Y"; disagreements with the report and warnings set apart in capitals.
+// The same JSON text as input_explanation_json(e) with the keys of `extra` added, as dump(2)
+// prints it plus a line break, handed to `write` array by array: 100,000 arrays never form one
+// JSON tree (as one tree they took 1.7 GB; see docs/notes/2026-11-27-explain-at-scale.md).
+void write_input_explanation_json(const std::function<void(std::string_view)>& write,
+                                  const InputExplanation& e, const nlohmann::ordered_json& extra);
+
+// What the totals add up: "3 arrays", or "4 buffers of the 16 arrays read (each buffer once: 12
+// arrays are fusion internals, tuple elements, aliases or entry layout entries of them; ...)".
+std::string totals_count_text(const InputExplanation& e);
+
+// A table of the `top` arrays wasting most (all when top == 0), the compiler's out-of-memory
+// summaries, totals that say what they count, and "fixing the top N saves X of Y";
+// disagreements with the report set apart in capitals. The warnings are the caller's to print
+// (the CLI writes them to standard error once).
 std::string input_explanation_text(const InputExplanation& e, std::size_t top);
 
 // The embedded sample of `tessera explain` without arguments: a TPU OOM report in the newer

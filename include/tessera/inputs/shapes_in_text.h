@@ -25,8 +25,10 @@ struct ShapeToken {
   bool has_layout = false;  // written with {...}
 };
 
-// Every array shape token in `text`, left to right (tuples are not grouped here).
-std::vector<ShapeToken> find_shapes(std::string_view text);
+// Every array shape token in `text`, left to right (tuples are not grouped here), at most `limit`
+// of them (a 50 MB log line can hold millions).
+std::vector<ShapeToken> find_shapes(std::string_view text,
+                                    std::size_t limit = static_cast<std::size_t>(-1));
 
 // Reads the array or tuple shape that starts at `text[pos]` (spaces skipped first) and moves
 // `pos` past it. Returns nullopt, leaving `pos`, when no shape starts there.
