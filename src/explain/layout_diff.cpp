@@ -102,7 +102,7 @@ std::optional<std::vector<int64_t>> block_of(const xla::Shape& shape) {
     const int64_t t = tile[tile.size() - 1 - k];
     if (t == xla::Tile::kCombineDimension) return std::nullopt;
     const auto dim = static_cast<std::size_t>(shape.layout.minor_to_major[k]);
-    block[dim] = std::min(t, shape.dimensions[dim]);
+    block[dim] = std::max<int64_t>(1, std::min(t, shape.dimensions[dim]));
   }
   return block;
 }
@@ -130,7 +130,7 @@ TileSummary summarize_tiles(const LayoutDiff& diff) {
   }
   if (!block) {  // rows: one value of every dimension but the last
     block = std::vector<int64_t>(dims.size(), 1);
-    block->back() = dims.back();
+    block->back() = std::max<int64_t>(1, dims.back());
     summary.tile = "row";
   }
   summary.block = *block;
@@ -251,6 +251,8 @@ LayoutDiff diff_layouts(std::string_view a, std::string_view b, const DiffOption
   }
   if (ma.rank() == 0) {
     diff.tiles_note = "a scalar has no tiles";
+  } else if (ma.logical_elements() == 0) {
+    diff.tiles_note = "the array has no elements";
   } else if (ma.logical_elements() > kTileSummaryElements) {
     diff.tiles_note = fmt::format(
         "no summary by tile above {} elements (it visits every element); the counts are exact",

@@ -118,20 +118,49 @@ std::string metadata_name(const HloInstruction& instruction) {
   return end == std::string::npos ? "" : metadata->substr(at + 9, end - at - 9);
 }
 
-// Follows bitcasts and the tuple around the entry's root: whether `name` is what the program
-// returns.
-bool returned(const Module& m, const std::string& name, int depth = 0) {
-  const auto it = m.users.find(name);
-  if (it == m.users.end() || depth > 8) return false;
+// Whether `name` is what the program returns: the entry's root, or passed to it through
+// bitcasts and tuples.
+bool returned(const Module& m, const HloInstruction& instruction, int depth = 0) {
+  if (instruction.computation != m.entry || depth > 8) return false;
+  if (instruction.root) return true;
+  const auto it = m.users.find(instruction.name);
+  if (it == m.users.end()) return false;
   for (std::size_t user : it->second) {
     const HloInstruction& u = m.text.instructions[user];
-    if (u.computation != m.entry) continue;
-    if (u.root) return true;
-    if ((u.opcode == "bitcast" || u.opcode == "tuple") && returned(m, u.name, depth + 1)) {
-      return true;
-    }
+    if ((u.opcode == "bitcast" || u.opcode == "tuple") && returned(m, u, depth + 1)) return true;
   }
   return false;
+}
+
+// Where the data of `name` comes from, through what moves no element: bitcasts, prefetches
+// (copy-done of a copy-start) and the parameters of fused computations (their fusion's
+// operands).
+const HloInstruction* data_source(const Module& m, const std::string& name) {
+  const HloInstruction* at = find(m, name);
+  for (int step = 0; at != nullptr && step < 16; ++step) {
+    const std::string& op = at->opcode;
+    if ((op == "bitcast" || op == "copy-done" || op == "copy-start") && !at->operands.empty()) {
+      at = find(m, at->operands.front().name);
+    } else if (op == "parameter" && at->computation != m.entry) {
+      const auto fusion = m.fusion_of.find(at->computation);
+      const HloInstruction* caller =
+          fusion == m.fusion_of.end() ? nullptr : find(m, fusion->second);
+      int64_t number = -1;
+      try {
+        number = parse_integer(trim(at->arguments), "parameter number");
+      } catch (const Error&) {
+        return at;
+      }
+      if (caller == nullptr || number < 0 ||
+          static_cast<std::size_t>(number) >= caller->operands.size()) {
+        return at;
+      }
+      at = find(m, caller->operands[static_cast<std::size_t>(number)].name);
+    } else {
+      return at;
+    }
+  }
+  return at;
 }
 
 // Only dimensions of size 1 change places: the transpose is a reshape.
@@ -165,7 +194,7 @@ std::string suggest_fix(const Module& m, const HloInstruction& instruction, cons
     return "";
   }
   const bool reorders = from.layout.minor_to_major != to.layout.minor_to_major;
-  const HloInstruction* source = find(m, copy.operand);
+  const HloInstruction* source = data_source(m, copy.operand);
   if (reorders && source != nullptr && source->opcode == "parameter" &&
       source->computation == m.entry) {
     const std::string name = metadata_name(*source);
@@ -177,7 +206,7 @@ std::string suggest_fix(const Module& m, const HloInstruction& instruction, cons
         source->name, name.empty() ? "" : fmt::format(" ('{}')", name),
         xla::print_layout(from.layout));
   }
-  if (reorders && returned(m, instruction.name)) {
+  if (reorders && returned(m, instruction)) {
     return fmt::format(
         "the result is returned transposed ({}): return it in the order it is computed and "
         "transpose where it is used, or let XLA choose the output's layout (out_shardings="
@@ -328,10 +357,11 @@ std::string copies_text(const HloCopies& copies, std::size_t limit) {
                        copies.instructions);
   }
   std::string out = fmt::format(
-      "{} instruction{} change a layout, {} written ({} rearranging elements, the rest copies "
-      "into another memory space)\n",
-      copies.copies.size(), copies.copies.size() == 1 ? "" : "s",
-      explain::human_bytes(copies.bytes), explain::human_bytes(copies.relayout_bytes));
+      "{} instruction{} a layout, {} written: {} rearranging elements, {} copied as they are "
+      "into another memory space\n",
+      copies.copies.size(), copies.copies.size() == 1 ? " changes" : "s change",
+      explain::human_bytes(copies.bytes), explain::human_bytes(copies.relayout_bytes),
+      explain::human_bytes(copies.bytes - copies.relayout_bytes));
   std::size_t shown = 0;
   for (const HloCopy& c : copies.copies) {
     if (limit != 0 && shown++ >= limit) {

@@ -126,7 +126,8 @@ bool read_instruction(std::string_view t, HloInstruction& instruction,
                                     "the operand list of " + instruction.name + " is not closed"));
     return true;
   }
-  for (std::string_view part : split_top_level(t.substr(open + 1, close - open - 2))) {
+  instruction.arguments = std::string(t.substr(open + 1, close - open - 2));
+  for (std::string_view part : split_top_level(instruction.arguments)) {
     HloOperand operand = read_operand(part);
     if (!operand.name.empty()) instruction.operands.push_back(std::move(operand));
   }

@@ -5,8 +5,10 @@
 #include <iostream>
 
 #include "tessera/error.h"
+#include "tessera/inputs/hlo_copies.h"
 #include "tessera/inputs/input_explanation.h"
 #include "tessera/inputs/jax_layout.h"
+#include "tessera/inputs/layout_mismatch.h"
 #include "tessera/integer_text.h"
 #include "tessera/xla/notation.h"
 
@@ -31,6 +33,10 @@ void add_explain_input_options(CLI::App* explain, ExplainInputArguments& args) {
   explain->add_option("--shards", args.shards,
                       "Shards per dimension, e.g. 8,1: explain the per-device shard (uneven "
                       "shards padded up as XLA does)");
+  explain->add_flag("--copies", args.copies,
+                    "With PATH (an HLO module): every instruction that changes a layout (copy, "
+                    "transpose, reshape, also in fusions), its bytes, largest first, and the "
+                    "program change that removes it");
   explain->add_option("--jax-layout", args.jax_layout,
                       "JAX layout repr for SHAPE: 'Layout(major_to_minor=(0, 1), tiling=((8, "
                       "128),), ...)' or Format(layout=...); major_to_minor is XLA's "
@@ -60,19 +66,47 @@ bool is_explain_input(const std::string& argument) {
   return std::filesystem::is_regular_file(argument, error);
 }
 
+namespace {
+
+// The user's bytes (a path, a message) in JSON: what is not UTF-8 is replaced rather than fail.
+std::string dump(const nlohmann::ordered_json& json) {
+  return json.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
+}
+
+void run_copies(const std::string& argument, const std::string& text,
+                const ExplainInputArguments& args, bool json) {
+  const inputs::HloCopies copies = inputs::find_copies(text);
+  if (json) {
+    auto out = inputs::copies_json(copies);
+    out["input"] = argument;
+    std::cout << dump(out);
+  } else {
+    std::cout << inputs::copies_text(copies, args.all ? 0 : kTopArrays);
+  }
+  for (const auto& warning : copies.warnings) std::cerr << "warning: " << warning << "\n";
+}
+
+}  // namespace
+
 void run_explain_input(const std::string& argument, const ExplainInputArguments& args,
                        explain::Target target, explain::PredStorage pred, bool json) {
+  const std::string text = inputs::read_input_text(argument);
+  if (args.copies) return run_copies(argument, text, args, json);
   const inputs::InputOptions options = options_for(args, target, pred);
-  const inputs::InputReading reading = inputs::read_input(inputs::read_input_text(argument));
+  const inputs::InputReading reading = inputs::read_input(text);
   const inputs::InputExplanation e = inputs::explain_input(reading, options);
+  // A pasted layout-mismatch error is decoded beside the arrays it names.
+  const std::vector<inputs::LayoutMismatch> mismatches = inputs::find_layout_mismatches(text);
   if (json) {
     auto out = inputs::input_explanation_json(e);
     out["input"] = argument;
     if (!options.shards.empty()) out["shards"] = options.shards;
-    // The path is the user's bytes: replace what is not UTF-8 rather than fail on it.
-    std::cout << out.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
+    out["layout_mismatches"] = inputs::mismatches_json(mismatches)["mismatches"];
+    std::cout << dump(out);
   } else {
-    std::cout << inputs::input_explanation_text(e, args.all ? 0 : kTopArrays);
+    std::string out = inputs::input_explanation_text(e, args.all ? 0 : kTopArrays);
+    if (!mismatches.empty()) out += "\nlayout mismatches\n" + inputs::mismatches_text(mismatches);
+    std::cout << out;
   }
   for (const auto& warning : e.warnings) std::cerr << "warning: " << warning << "\n";
 }

@@ -38,6 +38,7 @@ struct HloInstruction {
   std::vector<ShapeToken> result;  // the result's arrays (a tuple's elements, with their index)
   std::string opcode;              // "copy", "transpose", "fusion", "copy-start", ...
   std::vector<HloOperand> operands;
+  std::string arguments;  // the operand list as written: "0" for parameter(0)
   std::vector<HloAttribute> attributes;
   bool root = false;
   int64_t line = 0;  // 1-based
