@@ -8,8 +8,10 @@
 
 #include "bindings.h"
 #include "python_values.h"
+#include "tessera/inputs/hlo_copies.h"
 #include "tessera/inputs/input_explanation.h"
 #include "tessera/inputs/jax_layout.h"
+#include "tessera/inputs/layout_mismatch.h"
 #include "tessera/xla/notation.h"
 #include "tessera/xla/tiled_layout.h"
 
@@ -20,17 +22,20 @@ namespace tessera::python {
 void bind_inputs(nb::module_& module) {
   module.def(
       "explain_input",
-      [](std::string_view text, std::string_view target, std::vector<int64_t> shards) {
+      [](std::string_view text, std::string_view target, std::vector<int64_t> shards, bool copies) {
+        if (copies) return json_to_python(inputs::copies_json(inputs::find_copies(text)));
         inputs::InputOptions options;
         options.target = explain::parse_target(target);
         options.shards = std::move(shards);
-        return json_to_python(inputs::input_explanation_json(
-            inputs::explain_input(inputs::read_input(text), options)));
+        return json_to_python(inputs::input_report_json(text, options));
       },
       nb::arg("text"), nb::kw_only(), nb::arg("target") = "tpu",
-      nb::arg("shards") = std::vector<int64_t>{},
+      nb::arg("shards") = std::vector<int64_t>{}, nb::arg("copies") = false,
       "The report of `tessera explain PATH --json` for text: an XLA OOM report, an HLO module or "
-      "any log with shapes. Shapes without tiles get the target's (TPU by default).");
+      "any log with shapes (layout-mismatch errors in it decoded under `layout_mismatches`).\n"
+      "Shapes without tiles get the target's (TPU by default). copies=True: the report of\n"
+      "`--copies` for an HLO module: {'copies': [{name, from, to, bytes, kind, fix, ...}]},\n"
+      "every instruction that changes a layout, largest first.");
   module.def(
       "_jax_layout_shape",
       [](std::string_view shape, std::string_view repr) {

@@ -174,11 +174,13 @@ bool moves_only_unit_dims(const xla::Shape& operand, const std::vector<int64_t>&
   return true;
 }
 
+// `from` is the operand as the result's dims see it (transposed_view for a transpose), `operand`
+// the operand's own shape.
 std::string suggest_fix(const Module& m, const HloInstruction& instruction, const HloCopy& copy,
-                        const xla::Shape& from, const xla::Shape& to,
+                        const xla::Shape& operand, const xla::Shape& from, const xla::Shape& to,
                         const std::vector<int64_t>& permutation) {
   if (copy.kind == "memory_space") return "";
-  if (!permutation.empty() && moves_only_unit_dims(from, permutation)) {
+  if (!permutation.empty() && moves_only_unit_dims(operand, permutation)) {
     return "the transpose only moves dimensions of size 1: jnp.reshape gives the same array";
   }
   if (copy.kind == "reshape") {
@@ -257,8 +259,10 @@ std::optional<HloCopy> examine(const Module& m, const HloInstruction& instructio
     copy.elements = to_layout.logical_elements();
     std::vector<int64_t> permutation;
     if (op == "transpose") {
-      permutation = parse_integer_list(trim(instruction.attribute("dimensions").value_or("{}")),
-                                       "transpose dimension");
+      const std::string dimensions = instruction.attribute("dimensions").value_or("{}");
+      std::string_view list = trim(dimensions);
+      if (list.starts_with('{') && list.ends_with('}')) list = list.substr(1, list.size() - 2);
+      permutation = parse_integer_list(list, "transpose dimension");
       const auto view = transposed_view(from, permutation);
       if (!view || view->dimensions != to.dimensions) return std::nullopt;
       const xla::TiledLayout view_layout(*view);
@@ -291,7 +295,9 @@ std::optional<HloCopy> examine(const Module& m, const HloInstruction& instructio
     } else {
       copy.kind = op != "transpose" && same_space == from ? "memory_space" : "relayout";
     }
-    copy.fix = suggest_fix(m, instruction, copy, from, to, permutation);
+    // A transpose reorders what its operand's layout, seen in the result's dims, says.
+    const xla::Shape seen = permutation.empty() ? from : *transposed_view(from, permutation);
+    copy.fix = suggest_fix(m, instruction, copy, from, seen, to, permutation);
   } catch (const Error& error) {
     warnings.push_back(fmt::format("line {}: {} {} not examined: {}", instruction.line, op,
                                    instruction.name, error.message()));

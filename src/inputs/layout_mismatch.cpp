@@ -286,6 +286,12 @@ nlohmann::ordered_json mismatches_json(const std::vector<LayoutMismatch>& mismat
   return {{"mismatches", list}};
 }
 
+nlohmann::ordered_json input_report_json(std::string_view text, const InputOptions& options) {
+  auto out = input_explanation_json(explain_input(read_input(text), options));
+  out["layout_mismatches"] = mismatches_json(find_layout_mismatches(text))["mismatches"];
+  return out;
+}
+
 std::string mismatches_text(const std::vector<LayoutMismatch>& mismatches) {
   if (mismatches.empty()) return "no layout-mismatch error found in the text\n";
   std::string out;

@@ -93,21 +93,22 @@ void run_explain_input(const std::string& argument, const ExplainInputArguments&
   const std::string text = inputs::read_input_text(argument);
   if (args.copies) return run_copies(argument, text, args, json);
   const inputs::InputOptions options = options_for(args, target, pred);
-  const inputs::InputReading reading = inputs::read_input(text);
-  const inputs::InputExplanation e = inputs::explain_input(reading, options);
-  // A pasted layout-mismatch error is decoded beside the arrays it names.
-  const std::vector<inputs::LayoutMismatch> mismatches = inputs::find_layout_mismatches(text);
   if (json) {
-    auto out = inputs::input_explanation_json(e);
+    auto out = inputs::input_report_json(text, options);
     out["input"] = argument;
     if (!options.shards.empty()) out["shards"] = options.shards;
-    out["layout_mismatches"] = inputs::mismatches_json(mismatches)["mismatches"];
     std::cout << dump(out);
-  } else {
-    std::string out = inputs::input_explanation_text(e, args.all ? 0 : kTopArrays);
-    if (!mismatches.empty()) out += "\nlayout mismatches\n" + inputs::mismatches_text(mismatches);
-    std::cout << out;
+    for (const auto& warning : out["warnings"]) {
+      std::cerr << "warning: " << warning.get<std::string>() << "\n";
+    }
+    return;
   }
+  const inputs::InputExplanation e = inputs::explain_input(inputs::read_input(text), options);
+  std::string out = inputs::input_explanation_text(e, args.all ? 0 : kTopArrays);
+  // A pasted layout-mismatch error is decoded beside the arrays it names.
+  const std::vector<inputs::LayoutMismatch> mismatches = inputs::find_layout_mismatches(text);
+  if (!mismatches.empty()) out += "\nlayout mismatches\n" + inputs::mismatches_text(mismatches);
+  std::cout << out;
   for (const auto& warning : e.warnings) std::cerr << "warning: " << warning << "\n";
 }
 

@@ -73,7 +73,7 @@ def main() -> None:
             path = out / f"pallas_{prefix}_{name}.txt"
             path.write_text(f"{message}\n")
             print(f"wrote {path.relative_to(root)}")
-    (out / "pallas_versions.txt").write_text(
+    (out / "versions.txt").write_text(
         f"{versions}; written by tools/tpu_oracle/pallas_layout_errors.py\n")
 
 

@@ -31,7 +31,7 @@ struct DiffOptions {
   Target target = Target::kNone;
   PredStorage pred = PredStorage::kTargetDefault;
   // The array ("f32[8,256]") for JAX reprs when no side is an XLA shape or NPU operand.
-  std::string shape;
+  std::string shape = {};
   bool measure = false;  // run the plan on this host instead of estimating its time
   int threads = 0;       // the plan's threads (0: all cores)
 };

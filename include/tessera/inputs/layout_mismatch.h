@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "tessera/explain/layout_diff.h"
+#include "tessera/inputs/input_explanation.h"
 
 namespace tessera::inputs {
 
@@ -65,5 +66,10 @@ std::vector<LayoutMismatch> find_layout_mismatches(std::string_view text);
 nlohmann::ordered_json mismatches_json(const std::vector<LayoutMismatch>& mismatches);
 
 std::string mismatches_text(const std::vector<LayoutMismatch>& mismatches);
+
+// The report of `tessera explain PATH --json` for `text`: input_explanation_json of its arrays
+// plus "layout_mismatches", the mismatches objects above found in the same text (a pasted error
+// is decoded beside the arrays it names). The CLI and Python give the same object.
+nlohmann::ordered_json input_report_json(std::string_view text, const InputOptions& options);
 
 }  // namespace tessera::inputs

@@ -14,11 +14,11 @@
 namespace tessera::render {
 
 struct DiffPictureOptions {
-  std::optional<GridWindow> window;  // default: default_window(...)
-  int64_t max_cells = 4096;          // per grid
+  std::optional<GridWindow> window = {};  // default: default_window(...)
+  int64_t max_cells = 4096;               // per grid
   // The logical block of each side's first tile level, framed on its grid (empty: no frames).
-  std::vector<int64_t> frame_a;
-  std::vector<int64_t> frame_b;
+  std::vector<int64_t> frame_a = {};
+  std::vector<int64_t> frame_b = {};
 };
 
 struct DiffCell {
