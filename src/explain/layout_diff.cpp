@@ -249,7 +249,9 @@ LayoutDiff diff_layouts(std::string_view a, std::string_view b, const DiffOption
                                 "one side is an NPU's local memory, the other an XLA layout: "
                                 "the elements are scattered over the NPUs or gathered from them"});
   }
-  if (ma.rank() == 0) {
+  if (!options.tile_summary) {
+    diff.tiles_note = "not asked for";
+  } else if (ma.rank() == 0) {
     diff.tiles_note = "a scalar has no tiles";
   } else if (ma.logical_elements() == 0) {
     diff.tiles_note = "the array has no elements";

@@ -56,6 +56,14 @@ std::string block_text(const std::vector<int64_t>& coordinates) {
 
 }  // namespace
 
+nlohmann::ordered_json differences_json(const std::vector<LayoutDifference>& differences) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  for (const LayoutDifference& d : differences) {
+    out.push_back({{"what", d.what}, {"a", d.a}, {"b", d.b}, {"text", d.text}});
+  }
+  return out;
+}
+
 nlohmann::ordered_json diff_json(const LayoutDiff& diff) {
   nlohmann::ordered_json out;
   out["elements"] = diff.moved.elements;
@@ -66,11 +74,7 @@ nlohmann::ordered_json diff_json(const LayoutDiff& diff) {
   out["a"] = side_json(diff.a);
   out["b"] = side_json(diff.b);
   out["size_change_bytes"] = diff.b.size_bytes - diff.a.size_bytes;
-  nlohmann::ordered_json differences = nlohmann::ordered_json::array();
-  for (const LayoutDifference& d : diff.differences) {
-    differences.push_back({{"what", d.what}, {"a", d.a}, {"b", d.b}, {"text", d.text}});
-  }
-  out["differences"] = differences;
+  out["differences"] = differences_json(diff.differences);
   if (diff.tiles) {
     const TileSummary& t = *diff.tiles;
     out["tiles"] = {{"side", t.side},           {"tile", t.tile},

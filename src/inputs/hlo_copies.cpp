@@ -19,20 +19,21 @@
 namespace tessera::inputs {
 namespace {
 
-// Reshapes are compared element by element up to this size (no common refinement exists
-// between arrays of different dims); above it, their moved elements are not counted.
-constexpr int64_t kReshapeWalkElements = int64_t{1} << 24;
+// Elements compared one by one in a whole module (reshapes, and copies between layouts without a
+// common refinement): a module of many large ones stays fast, the rest are not counted (-1).
+constexpr int64_t kModuleWalkElements = int64_t{1} << 26;
 
 struct Module {
   HloModuleText text;
-  std::map<std::string, std::size_t> by_name;    // the first instruction of each name
-  std::map<std::string, std::string> fusion_of;  // computation -> fusion that calls it
+  mutable int64_t walk_budget = kModuleWalkElements;  // elements left to compare one by one
+  std::map<std::string, std::size_t> by_name;         // the first instruction of each name
+  std::map<std::string, std::string> fusion_of;       // computation -> fusion that calls it
   std::map<std::string, std::vector<std::size_t>> users;
   std::string entry;
 };
 
 Module index_module(std::string_view module_text) {
-  Module m{parse_hlo_module(module_text), {}, {}, {}, {}};
+  Module m{parse_hlo_module(module_text), kModuleWalkElements, {}, {}, {}, {}};
   for (const HloComputationHeader& c : m.text.computations) {
     if (c.entry) m.entry = c.name;
   }
@@ -107,6 +108,19 @@ int64_t reshape_moved(const IndexMap& from, const IndexMap& to) {
         !relayout::same_position(a.offset(), from.element_bits(), b.offset(), to.element_bits());
   }
   return moved;
+}
+
+// The moved elements of a copy or transpose; -1 when counting them would compare more elements one
+// by one than the module has left.
+int64_t moved_or_unknown(const Module& m, const IndexMap& a, const IndexMap& b) {
+  try {
+    const relayout::MovedElements counted = relayout::count_moved_elements(a, b, m.walk_budget);
+    if (!counted.method.starts_with("closed form")) m.walk_budget -= counted.elements;
+    return counted.moved;
+  } catch (const Error& error) {
+    if (error.kind() != ErrorKind::kUnsupported) throw;
+    return -1;
+  }
 }
 
 std::string metadata_name(const HloInstruction& instruction) {
@@ -266,14 +280,14 @@ std::optional<HloCopy> examine(const Module& m, const HloInstruction& instructio
       const auto view = transposed_view(from, permutation);
       if (!view || view->dimensions != to.dimensions) return std::nullopt;
       const xla::TiledLayout view_layout(*view);
-      copy.moved_elements =
-          relayout::count_moved_elements(view_layout.index_map(), to_layout.index_map()).moved;
+      copy.moved_elements = moved_or_unknown(m, view_layout.index_map(), to_layout.index_map());
       if (copy.moved_elements == 0 && view->layout == to.layout) return std::nullopt;
       copy.changes.push_back(
           fmt::format("transpose dimensions={{{}}}", fmt::join(permutation, ",")));
       add_changes(copy, *view, to);
     } else if (op == "reshape") {
-      if (copy.elements <= kReshapeWalkElements) {
+      if (copy.elements <= m.walk_budget) {
+        m.walk_budget -= copy.elements;
         copy.moved_elements = reshape_moved(from_layout.index_map(), to_layout.index_map());
         if (copy.moved_elements == 0 && copy.bytes == copy.read_bytes &&
             from.layout.memory_space == to.layout.memory_space) {
@@ -284,8 +298,7 @@ std::optional<HloCopy> examine(const Module& m, const HloInstruction& instructio
                                          fmt::join(to.dimensions, ",")));
     } else {
       if (from == to || from.dimensions != to.dimensions) return std::nullopt;
-      copy.moved_elements =
-          relayout::count_moved_elements(from_layout.index_map(), to_layout.index_map()).moved;
+      copy.moved_elements = moved_or_unknown(m, from_layout.index_map(), to_layout.index_map());
       add_changes(copy, from, to);
     }
     xla::Shape same_space = to;

@@ -213,7 +213,7 @@ void decode(LayoutMismatch& m) {
           {"dims", fmt::format("[{}]", fmt::join(expected.dimensions, ",")),
            fmt::format("[{}]", fmt::join(actual.dimensions, ",")), "the arrays themselves differ"});
     } else if (expected.element_type == actual.element_type) {
-      m.diff = explain::diff_layouts(m.expected.layout, m.actual.layout, {});
+      m.diff = explain::diff_layouts(m.expected.layout, m.actual.layout, {.tile_summary = false});
     }
     explain_causes(m, expected, actual);
   } catch (const Error& error) {
@@ -255,10 +255,6 @@ nlohmann::ordered_json side_json(const MismatchSide& side) {
 nlohmann::ordered_json mismatches_json(const std::vector<LayoutMismatch>& mismatches) {
   nlohmann::ordered_json list = nlohmann::ordered_json::array();
   for (const LayoutMismatch& m : mismatches) {
-    nlohmann::ordered_json differences = nlohmann::ordered_json::array();
-    for (const explain::LayoutDifference& d : m.differences) {
-      differences.push_back({{"what", d.what}, {"a", d.a}, {"b", d.b}, {"text", d.text}});
-    }
     nlohmann::ordered_json item = {{"message", m.message},
                                    {"line", m.line},
                                    {"source", m.source},
@@ -267,7 +263,7 @@ nlohmann::ordered_json mismatches_json(const std::vector<LayoutMismatch>& mismat
                                    {"shape", m.shape},
                                    {"expected", side_json(m.expected)},
                                    {"actual", side_json(m.actual)},
-                                   {"differences", differences}};
+                                   {"differences", explain::differences_json(m.differences)}};
     item["moved_elements"] = m.diff ? nlohmann::ordered_json(m.diff->moved.moved) : nullptr;
     item["elements"] = m.diff ? nlohmann::ordered_json(m.diff->moved.elements) : nullptr;
     if (m.diff) {

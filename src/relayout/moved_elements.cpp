@@ -186,7 +186,7 @@ bool element_stays(const IndexMap& a, const IndexMap& b, std::span<const int64_t
                        b.element_bits());
 }
 
-MovedElements count_moved_elements(const IndexMap& a, const IndexMap& b) {
+MovedElements count_moved_elements(const IndexMap& a, const IndexMap& b, int64_t walk_limit) {
   if (a.dims() != b.dims()) {
     throw Error(ErrorKind::kInvalid,
                 fmt::format("the layouts hold arrays of different dimensions ({} and {}): a "
@@ -194,12 +194,12 @@ MovedElements count_moved_elements(const IndexMap& a, const IndexMap& b) {
                             fmt::join(a.dims(), "x"), fmt::join(b.dims(), "x")));
   }
   if (auto counted = count_over_boxes(a, b)) return *counted;
-  if (a.logical_elements() > kMovedWalkLimit) {
+  if (a.logical_elements() > walk_limit) {
     throw Error(ErrorKind::kUnsupported,
                 fmt::format("these layouts have no common refinement (their tiles split a "
                             "dimension at sizes that do not divide each other), and {} elements "
                             "are too many to compare one by one (at most {})",
-                            a.logical_elements(), kMovedWalkLimit));
+                            a.logical_elements(), walk_limit));
   }
   MovedElements result;
   result.elements = a.logical_elements();

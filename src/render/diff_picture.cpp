@@ -7,6 +7,7 @@
 
 #include "render/html_page.h"
 #include "render/picture_file.h"
+#include "render/svg_body.h"
 #include "tessera/error.h"
 #include "tessera/relayout/moved_elements.h"
 #include "tessera/render/picture_documents.h"
@@ -108,36 +109,18 @@ std::string frames(const DiffPicture& p, const std::vector<int64_t>& block, doub
 }
 
 std::string labels(const DiffPicture& p, double x0, const Geometry& g) {
-  std::string out;
-  const int64_t every = g.cell >= 24 ? 1 : 8;
-  for (int64_t c = 0; c < g.cols; ++c) {
-    const int64_t col = p.window.col_begin + c;
-    if (col % every != 0) continue;
-    out += fmt::format(
-        R"(<text x="{:.1f}" y="{:.1f}" font-size="{:.1f}" fill="#666" text-anchor="middle">{}</text>)",
-        x0 + (static_cast<double>(c) + 0.5) * g.cell, g.grid_y - 6, g.font, col);
-  }
-  for (int64_t r = 0; r < g.rows; ++r) {
-    if ((p.window.row_begin + r) % every != 0) continue;
+  return grid_labels(p.window, {x0, g.grid_y, g.cell, g.font}, [&](int64_t r) {
     std::vector<int64_t> row = p.cells[static_cast<std::size_t>(r * g.cols)].index;
     if (!row.empty()) row.pop_back();
-    out += fmt::format(
-        R"(<text x="{:.1f}" y="{:.1f}" font-size="{:.1f}" fill="#666" text-anchor="end" dominant-baseline="central">{}</text>)",
-        x0 - 6, g.grid_y + (static_cast<double>(r) + 0.5) * g.cell, g.font,
-        row.empty() ? std::string("0") : fmt::format("{}", fmt::join(row, ",")));
-  }
-  return out;
+    return row.empty() ? std::string("0") : fmt::format("{}", fmt::join(row, ","));
+  });
 }
 
 std::string svg_body(const DiffPicture& p) {
   const Geometry g = geometry(p);
-  std::string out = fmt::format(
-      R"(<svg xmlns="http://www.w3.org/2000/svg" width="{:.0f}" height="{:.0f}" viewBox="0 0 {:.0f} {:.0f}" font-family="DejaVu Sans, Arial, sans-serif">)",
-      g.width, g.height, g.width, g.height);
-  out += fmt::format(R"(<rect x="0" y="0" width="{:.0f}" height="{:.0f}" fill="#ffffff"/>)",
-                     g.width, g.height);
+  std::string out = svg_open(g.width, g.height);
   out += fmt::format(
-      "\n<text x=\"20\" y=\"30\" font-size=\"18\" font-weight=\"bold\">{} moved of {} elements "
+      "<text x=\"20\" y=\"30\" font-size=\"18\" font-weight=\"bold\">{} moved of {} elements "
       "({:.1f}%)</text>\n",
       p.moved, p.elements,
       p.elements > 0 ? 100.0 * static_cast<double>(p.moved) / static_cast<double>(p.elements)

@@ -32,8 +32,9 @@ struct DiffOptions {
   PredStorage pred = PredStorage::kTargetDefault;
   // The array ("f32[8,256]") for JAX reprs when no side is an XLA shape or NPU operand.
   std::string shape = {};
-  bool measure = false;  // run the plan on this host instead of estimating its time
-  int threads = 0;       // the plan's threads (0: all cores)
+  bool measure = false;      // run the plan on this host instead of estimating its time
+  int threads = 0;           // the plan's threads (0: all cores)
+  bool tile_summary = true;  // false: skip the summary by tile (it visits every element)
 };
 
 struct DiffSide {
@@ -108,5 +109,8 @@ nlohmann::ordered_json diff_json(const LayoutDiff& diff);
 
 // The same for people.
 std::string diff_text(const LayoutDiff& diff);
+
+// [{what, a, b, text}], the `differences` of diff_json.
+nlohmann::ordered_json differences_json(const std::vector<LayoutDifference>& differences);
 
 }  // namespace tessera::explain

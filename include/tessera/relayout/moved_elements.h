@@ -29,13 +29,14 @@ struct MovedElements {
   std::string method;
 };
 
-// Throws Error(kInvalid) when the maps have different dims, and Error(kUnsupported) when the
-// layouts have no common refinement and the array is larger than kMovedWalkLimit elements (or,
-// never seen on real layouts, the search exceeds its bound): the time stays bounded.
-MovedElements count_moved_elements(const IndexMap& a, const IndexMap& b);
-
 // Arrays larger than this are not counted element by element.
 inline constexpr int64_t kMovedWalkLimit = int64_t{1} << 30;
+
+// Throws Error(kInvalid) when the maps have different dims, and Error(kUnsupported) when the
+// layouts have no common refinement and the array is larger than `walk_limit` elements (or,
+// never seen on real layouts, the search exceeds its bound): the time stays bounded.
+MovedElements count_moved_elements(const IndexMap& a, const IndexMap& b,
+                                   int64_t walk_limit = kMovedWalkLimit);
 
 // Whether element offset `offset_a` of `bits_a`-bit elements and `offset_b` of `bits_b`-bit ones
 // start at the same bit.
