@@ -20,9 +20,11 @@ namespace tessera::python {
 namespace {
 
 explain::LayoutDiff diff(std::string_view a, std::string_view b,
-                         std::optional<std::string_view> target, int pred_bits, std::string shape,
-                         bool measure, int threads) {
+                         std::optional<std::string_view> target, int pred_bits,
+                         std::optional<std::string_view> xla_era, std::string shape, bool measure,
+                         int threads) {
   explain::DiffOptions options;
+  options.era = explain::xla_era_or_environment(xla_era);
   // As the CLI: the given target, else TESSERA_TARGET, else the layouts as written.
   options.target = explain::target_or_environment(target, explain::Target::kNone);
   options.pred = explain::parse_pred_bits(pred_bits);
@@ -39,10 +41,11 @@ void bind_diff(nb::module_& module) {
   module.def(
       "_diff",
       [](std::string_view a, std::string_view b, std::optional<std::string_view> target,
-         int pred_bits, std::string shape, bool measure, int threads,
-         std::optional<std::string> picture, std::string_view window, int64_t max_cells) {
+         int pred_bits, std::optional<std::string_view> xla_era, std::string shape, bool measure,
+         int threads, std::optional<std::string> picture, std::string_view window,
+         int64_t max_cells) {
         const explain::LayoutDiff d =
-            diff(a, b, target, pred_bits, std::move(shape), measure, threads);
+            diff(a, b, target, pred_bits, xla_era, std::move(shape), measure, threads);
         if (picture) {
           render::DiffPictureOptions options;
           if (!window.empty()) options.window = render::parse_window(window);

@@ -25,6 +25,7 @@ def diff(
     shape: Optional[str] = None,
     target: Optional[str] = None,
     pred_bits: int = 0,
+    xla_era: Optional[str] = None,
     measure: bool = False,
     threads: int = 0,
     picture: Optional[os.PathLike | str] = None,
@@ -41,7 +42,8 @@ def diff(
     a, b: XLA notation ('f32[4,256]{1,0:T(8,128)}'), an NPU operand ('npu:bm1684:1,8,2,4:f32:0'),
     a tessera.Layout, or a JAX Layout/Format (or its repr), which takes the array from the other
     side or from `shape`. target: tiles for a side written without tiles ('tpu', 'tpu-v5e', ...;
-    default TESSERA_TARGET, else none). picture: also write the diff picture (.svg or .html)."""
-    return _tessera._diff(_layout_text(a), _layout_text(b), target, pred_bits, shape or "",
-                          measure, threads, None if picture is None else os.fspath(picture),
+    default TESSERA_TARGET, else none), as `tessera diff --target`; xla_era: as --xla-era.
+    picture: also write the diff picture (.svg or .html)."""
+    return _tessera._diff(_layout_text(a), _layout_text(b), target, pred_bits, xla_era,
+                          shape or "", measure, threads, None if picture is None else os.fspath(picture),
                           window, max_cells)

@@ -45,7 +45,7 @@ DiffSide make_side(std::string_view input, const std::string& array, const DiffO
     side.operand = relayout::parse_layout_operand(side.input);
   } else {
     side.operand = relayout::xla_operand(
-        apply_target(xla::parse_shape(side.input), options.target, options.pred));
+        layout_for_target(side.input, options.target, options.pred, options.era));
   }
   const IndexMap& map = *side.operand.map;
   side.layout = side.operand.text;

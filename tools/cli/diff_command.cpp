@@ -48,6 +48,7 @@ void run_diff(const DiffArguments& args) {
   explain::DiffOptions options;
   options.target = resolve_target(args.targets, explain::Target::kNone);
   options.pred = explain::parse_pred_bits(args.targets.pred_bits);
+  options.era = resolve_era(args.targets);
   options.shape = args.shape;
   options.measure = args.measure;
   options.threads = args.threads;

@@ -18,10 +18,11 @@ namespace {
 constexpr std::size_t kTopArrays = 20;
 
 inputs::InputOptions options_for(const ExplainInputArguments& args, explain::Target target,
-                                 explain::PredStorage pred) {
+                                 explain::PredStorage pred, explain::XlaEra era) {
   inputs::InputOptions options;
   options.target = target;
   options.pred = pred;
+  options.era = era;
   if (!args.shards.empty()) options.shards = parse_integer_list(args.shards, "--shards count");
   return options;
 }
@@ -89,10 +90,11 @@ void run_copies(const std::string& argument, const std::string& text,
 }  // namespace
 
 void run_explain_input(const std::string& argument, const ExplainInputArguments& args,
-                       explain::Target target, explain::PredStorage pred, bool json) {
+                       explain::Target target, explain::PredStorage pred, explain::XlaEra era,
+                       bool json) {
   const std::string text = inputs::read_input_text(argument);
   if (args.copies) return run_copies(argument, text, args, json);
-  const inputs::InputOptions options = options_for(args, target, pred);
+  const inputs::InputOptions options = options_for(args, target, pred, era);
   if (json) {
     auto out = inputs::input_report_json(text, options);
     out["input"] = argument;
