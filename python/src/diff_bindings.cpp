@@ -59,9 +59,9 @@ void bind_diff(nb::module_& module) {
         }
         return json_to_python(explain::diff_json(d));
       },
-      nb::arg("a"), nb::arg("b"), nb::arg("target").none(), nb::arg("pred_bits"), nb::arg("shape"),
-      nb::arg("measure"), nb::arg("threads"), nb::arg("picture").none(), nb::arg("window"),
-      nb::arg("max_cells"));
+      nb::arg("a"), nb::arg("b"), nb::arg("target").none(), nb::arg("pred_bits"),
+      nb::arg("xla_era").none(), nb::arg("shape"), nb::arg("measure"), nb::arg("threads"),
+      nb::arg("picture").none(), nb::arg("window"), nb::arg("max_cells"));
   module.def(
       "layout_mismatches",
       [](std::string_view text) {

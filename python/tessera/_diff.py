@@ -44,6 +44,6 @@ def diff(
     side or from `shape`. target: tiles for a side written without tiles ('tpu', 'tpu-v5e', ...;
     default TESSERA_TARGET, else none), as `tessera diff --target`; xla_era: as --xla-era.
     picture: also write the diff picture (.svg or .html)."""
+    path = None if picture is None else os.fspath(picture)
     return _tessera._diff(_layout_text(a), _layout_text(b), target, pred_bits, xla_era,
-                          shape or "", measure, threads, None if picture is None else os.fspath(picture),
-                          window, max_cells)
+                          shape or "", measure, threads, path, window, max_cells)

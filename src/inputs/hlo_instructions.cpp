@@ -69,8 +69,13 @@ HloOperand read_operand(std::string_view text) {
   while (begin > 0 && is_name_char(text[begin - 1])) --begin;
   const std::string_view name = text.substr(begin);
   if (name.empty() || name.front() != '%') {
-    // Names are written with '%' in every dump; without it only a shape-less name is one.
-    if (begin != 0 || name.empty() || std::isdigit(static_cast<unsigned char>(name.front()))) {
+    // Dumps write names with '%', newer ones without: then a name is a word that is alone or
+    // follows a shape ("f32[2]{0} param_0"), and does not start with a digit (a literal).
+    const std::string_view before = trim(text.substr(0, begin));
+    const bool after_shape =
+        !before.empty() && (before.back() == ']' || before.back() == '}' || before.back() == ')');
+    if ((!before.empty() && !after_shape) || name.empty() ||
+        std::isdigit(static_cast<unsigned char>(name.front())) != 0) {
       return operand;  // a literal (constant(1)) or something else
     }
   }

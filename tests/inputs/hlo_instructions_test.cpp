@@ -85,6 +85,21 @@ TEST(HloModuleReader, ReadsEveryTupleElementPastIndexComments) {
   EXPECT_TRUE(reading.warnings.empty());
 }
 
+TEST(HloInstructions, NamesWithoutPercentSigns) {
+  // openxla/xla#26766 writes its module without '%' and without layouts.
+  const HloModuleText m = parse_hlo_module(
+      "ENTRY main (f0: bf16[1,2,3072]) -> bf16[2,3072] {\n"
+      "  param_0 = bf16[1,2,3072] parameter(0)\n"
+      "  bitcast.1 = bf16[2,3072] bitcast(param_0)\n"
+      "  ROOT copy.2 = bf16[2,3072]{0,1} copy(bf16[2,3072]{1,0} bitcast.1)\n}\n");
+  ASSERT_EQ(m.instructions.size(), 3u);
+  EXPECT_EQ(m.instructions[1].operands.at(0).name, "param_0");
+  EXPECT_EQ(m.instructions[2].operands.at(0).name, "bitcast.1");
+  EXPECT_EQ(m.instructions[2].operands.at(0).shape, "bf16[2,3072]{1,0}");
+  EXPECT_EQ(m.instructions[0].arguments, "0");
+  EXPECT_TRUE(m.instructions[0].operands.empty());
+}
+
 TEST(HloInstructions, MalformedLinesWarnAndNeverThrow) {
   const HloModuleText m = parse_hlo_module(
       "ENTRY %m {\n  %a = f32[2]{0} copy(%b\n  %c = ??? nonsense\n  %d = (f32[2]{0}, /*index=1 "
