@@ -1,5 +1,5 @@
 // What the benchmarks share: the thread count, huge-page buffers, the engine's worker pool for the
-// baselines, and rates from wall-clock time (BENCHMARKING.md).
+// baselines, and rates from wall-clock time (docs/performance.md, "Method").
 #pragma once
 
 #include <benchmark/benchmark.h>
@@ -25,7 +25,7 @@ inline int bench_threads() {
   return text != nullptr && std::atoi(text) > 0 ? std::atoi(text) : 2;
 }
 
-// A huge-page backed, pre-faulted buffer (BENCHMARKING.md: first touch runs at 0.2-0.4 GB/s).
+// A huge-page backed, pre-faulted buffer (docs/performance.md, "Method": first touch is slow).
 struct HugeBuffer {
   explicit HugeBuffer(std::size_t bytes) : size(bytes) {
     constexpr std::size_t kHuge = std::size_t{2} << 20;

@@ -1,7 +1,7 @@
 // Relayout speed against the physical limit (BM_Copy), oneDNN's reorder and the per-element
 // formula (issue 4). Every benchmark of a case counts the same bytes, the case's logical bytes
-// read + written, so ratios of bytes_per_second are ratios of time. BENCHMARKING.md: buffers are
-// huge-page backed and pre-faulted outside the timed loop; compare only within one run.
+// read + written, so ratios of bytes_per_second are ratios of time. docs/performance.md ("Method"):
+// buffers are huge-page backed and pre-faulted outside the timed loop; compare only within one run.
 //
 //   tessera_bench --benchmark_filter='^BM_(Copy|Relayout|OneDNN)/'
 //     --benchmark_enable_random_interleaving=true --benchmark_repetitions=5   (one command line)
@@ -101,8 +101,8 @@ const RelayoutCase kCases[] = {
 
 // The same nine cases with 1 GiB sources (16x the elements; the unaligned case stays unaligned:
 // 16380 is neither a multiple of 8 nor of 128), so that nothing fits in any cache
-// (BENCHMARKING.md: 64 MiB fits a reported L3). Named <case>_1GiB. The NPU image is a made-up
-// device of 64 NPUs x 16 MiB: no real local memory holds 1 GiB.
+// (docs/performance.md, "Method": 64 MiB fits a reported L3). Named <case>_1GiB. The NPU image is a
+// made-up device of 64 NPUs x 16 MiB: no real local memory holds 1 GiB.
 const RelayoutCase kCases1GiB[] = {
     {"f32_rowmajor_to_T8x128_1GiB",
      "f32[16384,16384]{1,0}",

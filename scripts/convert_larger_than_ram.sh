@@ -78,7 +78,7 @@ print(f"tessera convert: {seconds:.1f} s, {size / seconds / 1e9:.2f} GB/s, peak 
       f"{peak_rss / 1024:.0f} MiB, peak anonymous RSS {peak_anonymous / 1024:.0f} MiB "
       "(sampled every 50 ms)")
 
-# Check the markers at their tiled offsets (spec/xla: 8x128 tiles, row-major, in row-major order).
+# Check the markers at their tiled offsets (docs/design/tiled-layouts.md: 8x128 tiles, row-major, in row-major order).
 assert os.path.getsize(out) == rows * columns * 4, "the output has the wrong size"
 result = np.memmap(out, dtype=np.uint32, mode="r")
 for r, c in marked:

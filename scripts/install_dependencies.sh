@@ -43,7 +43,9 @@ if ((${#missing[@]})); then
 fi
 
 python=${PYTHON:-python3}
-pip_packages=(pytest hypothesis numpy ml_dtypes)
+# jsonschema: the tests validate every --json output against docs/reference/json/; mkdocs: the
+# documentation site, built strictly by scripts/test.sh.
+pip_packages=(pytest hypothesis numpy ml_dtypes jsonschema mkdocs)
 read -r -a extra_pip <<< "${TESSERA_EXTRA_PIP:-}"
 pip_packages+=("${extra_pip[@]}")
 missing_pip=()

@@ -60,11 +60,16 @@ wheel_settings=(-C build-dir=build/wheel -C cmake.define.TESSERA_WERROR=ON
   "${wheel_settings[@]}" .
 "$python" -m venv --system-site-packages build/python-venv
 build/python-venv/bin/python -m pip install -q --disable-pip-version-check build/wheelhouse/tessera-*.whl
-(cd build && TESSERA_CLI="$PWD/release/tessera" python-venv/bin/python -m pytest -q ../tests/python)
+# tests/docs: every example of README.md and docs/ runs as shown, --json outputs match their schemas,
+# the generated reference pages are up to date, and no file points outside the repository.
+(cd build && TESSERA_CLI="$PWD/release/tessera" python-venv/bin/python -m pytest -q ../tests/python ../tests/docs)
 version=$(cd build && python-venv/bin/python -c 'import tessera; print(tessera.__version__)')
 test "$(build/python-venv/bin/tessera --version)" = "tessera $version"
 test "$(build/python-venv/bin/python -m tessera --version)" = "tessera $version"
 echo "wheel $(basename build/wheelhouse/tessera-*.whl): tessera $version"
+
+stage "documentation: the site built with mkdocs --strict (a broken link or anchor fails)"
+"$python" -m mkdocs build --strict --quiet --site-dir build/site
 
 stage "ASan + UBSan: every test, and the parsers' fuzz targets, from one clang build"
 # One build for both: the library carries libFuzzer's coverage hooks (inert outside a fuzzer) and

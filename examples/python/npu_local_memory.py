@@ -1,4 +1,4 @@
-"""NPU local memory (spec: npu_local_memory.md) from Python: place a tensor, check that it fits,
+"""NPU local memory (docs/design/npu-local-memory.md) from Python: place a tensor, check that it fits,
 pick the best matrix width, and put an array's elements where the NPUs would read them.
 
     python examples/python/npu_local_memory.py

@@ -1,4 +1,5 @@
-// 64-bit size arithmetic that reports overflow instead of wrapping (DESIGN.md, Conventions).
+// 64-bit size arithmetic that reports overflow instead of wrapping (docs/design/architecture.md,
+// "Layers").
 #pragma once
 
 #include <cstdint>

@@ -54,8 +54,9 @@ bool is_integral(ElementType type);  // s*, u* (not pred)
 bool is_floating(ElementType type);  // f*, bf16 (not complex)
 bool is_complex(ElementType type);
 
-// Parses a type name, case-insensitively (`f32`, `F32`), also accepting the names NPU SDKs use
-// (`fp32`, `int8`, `uint16`, `float32`, `bfloat16`, `bool`). nullopt when unknown.
+// Parses a type name, case-insensitively (`f32`, `F32`), also accepting the names NPU SDKs, NumPy
+// and JAX use (`fp32`, `int8`, `uint16`, `float32`, `bfloat16`, `bool`, `int4`, `complex64`,
+// `float8_e4m3fn`). nullopt when unknown.
 std::optional<ElementType> parse_element_type(std::string_view name);
 
 // All types, in XLA's order, for tests and help texts.

@@ -12,7 +12,7 @@ namespace tessera {
 enum class ErrorKind {
   kSyntax,       // malformed notation: the column says where
   kInvalid,      // well-formed but meaningless (zero tile, duplicate dimension, ...)
-  kUnsupported,  // valid XLA we deliberately do not model (documented in README)
+  kUnsupported,  // valid XLA we deliberately do not model (docs/reference/notation.md)
   kOutOfRange,   // an index, offset or address outside its domain
   kOverflow,     // a size that does not fit in 64 bits
   kDoesNotFit,   // a tensor that does not fit in local memory

@@ -1,4 +1,4 @@
-// IndexMap: the one canonical form every layout family compiles into (DESIGN.md, "One idea").
+// IndexMap: the one canonical form every layout family compiles into (docs/design/index-map.md).
 //
 // An IndexMap is a function from a logical index (e_0, ..., e_{r-1}) of an array with dims
 // (d_0, ..., d_{r-1}) to an element offset in a buffer of `size_elements()` elements of

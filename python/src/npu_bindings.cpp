@@ -288,7 +288,8 @@ void bind_matrix(nb::module_& m) {
 }  // namespace
 
 void bind_npu(nb::module_& module) {
-  nb::module_ m = module.def_submodule("npu", "NPU local memory (npu_local_memory.md).");
+  nb::module_ m =
+      module.def_submodule("npu", "NPU local memory (docs/design/npu-local-memory.md).");
   bind_device(m);
   bind_tensor(m);
   bind_matrix(m);

@@ -1,4 +1,4 @@
-"""NPU local memory (npu_local_memory.md): devices, tensors, placements, footprints, best W.
+"""NPU local memory (docs/design/npu-local-memory.md): devices, tensors, placements, footprints, best W.
 
     >>> from tessera import npu
     >>> device = npu.Device("npus=4,lmem=1024,align=128")   # or npu.Device("bm1684")

@@ -57,22 +57,40 @@ struct Alias {
   std::string_view alias;
   ElementType type;
 };
-// Names used by NPU SDKs and NumPy for the same types.
-constexpr std::array<Alias, 14> kAliases = {{
+// Names used by NPU SDKs, NumPy, ml_dtypes and JAX for the same types (a JAX user pastes
+// x.dtype.name: int4, complex64, float8_e4m3fn).
+constexpr std::array<Alias, 31> kAliases = {{
     {"fp32", ElementType::kF32},
     {"float32", ElementType::kF32},
     {"fp16", ElementType::kF16},
     {"float16", ElementType::kF16},
     {"bfloat16", ElementType::kBF16},
     {"fp64", ElementType::kF64},
+    {"int2", ElementType::kS2},
+    {"uint2", ElementType::kU2},
+    {"int4", ElementType::kS4},
+    {"uint4", ElementType::kU4},
     {"int8", ElementType::kS8},
     {"uint8", ElementType::kU8},
     {"int16", ElementType::kS16},
     {"uint16", ElementType::kU16},
     {"int32", ElementType::kS32},
     {"uint32", ElementType::kU32},
+    {"int64", ElementType::kS64},
+    {"uint64", ElementType::kU64},
     {"bool", ElementType::kPred},
     {"float64", ElementType::kF64},
+    {"complex64", ElementType::kC64},
+    {"complex128", ElementType::kC128},
+    {"float4_e2m1fn", ElementType::kF4E2M1FN},
+    {"float8_e5m2", ElementType::kF8E5M2},
+    {"float8_e4m3", ElementType::kF8E4M3},
+    {"float8_e4m3fn", ElementType::kF8E4M3FN},
+    {"float8_e4m3b11fnuz", ElementType::kF8E4M3B11FNUZ},
+    {"float8_e3m4", ElementType::kF8E3M4},
+    {"float8_e5m2fnuz", ElementType::kF8E5M2FNUZ},
+    {"float8_e4m3fnuz", ElementType::kF8E4M3FNUZ},
+    {"float8_e8m0fnu", ElementType::kF8E8M0FNU},
 }};
 
 std::vector<ElementType> make_all() {

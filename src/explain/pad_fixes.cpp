@@ -14,7 +14,7 @@
 namespace tessera::explain {
 namespace {
 
-// 8 sublanes and 128 lanes: the TPU tile T(8,128) (tiled_layout.md, "Examples of tiling
+// 8 sublanes and 128 lanes: the TPU tile T(8,128) (docs/design/tiled-layouts.md, "Formats in
 // formats"), the multiples people round to; and 2, because a 16-bit second minor dim of 1 takes
 // 4 rows on tpu-v2..v5p but a dim of 2 only 2 (target_profile.h, issue 17).
 constexpr std::array<int64_t, 3> kGranules = {2, 8, 128};

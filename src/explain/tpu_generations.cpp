@@ -1,5 +1,5 @@
 // The TPU generation table and the names of targets. Every row cites the XLA output it rests on;
-// change a row only with new public evidence (README: "Target profiles").
+// change a row only with new public evidence (docs/reference/tpu-targets.md).
 #include "tessera/explain/tpu_generations.h"
 
 #include <fmt/format.h>

@@ -190,8 +190,8 @@ void AtomicFile::start_writeback(int64_t begin, int64_t end) {
   // Under a memory cgroup limit smaller than the file, reclaim cannot write file pages itself: it
   // waits on dirty ones until the flusher gets to them (global dirty thresholds, far above a
   // small limit), while written-back clean pages are dropped at once. Unlimited, the writing
-  // overlaps the conversion instead of all waiting for commit()'s fsync. Measured in
-  // BENCHMARKS.md ("Larger than memory").
+  // overlaps the conversion instead of all waiting for commit()'s fsync
+  // (docs/notes/2026-11-23-larger-than-memory.md).
   ::sync_file_range(descriptor_, begin, end - begin, SYNC_FILE_RANGE_WRITE);
 }
 

@@ -36,9 +36,9 @@ Device make_device(int64_t npus, int64_t local_memory_bytes, int64_t alignment_b
 
 // Sources (facts only):
 // - bm1684: 64 NPUs x 512 KiB, every aligned C stride a multiple of 128 bytes — the NPU spec's
-//   "128-Byte Aligned Layout" and spec/README.md (checked on a BM1684 simulator); libsophon's
-//   bm_config.h defines ADDR_ALIGN_BYTES = EU_NUM * 4 (32 lanes x 4 bytes = 128). 8 banks of 64
-//   KiB.
+//   "128-Byte Aligned Layout" (docs/design/npu-local-memory.md; checked on a BM1684 simulator);
+//   libsophon's bm_config.h defines ADDR_ALIGN_BYTES = EU_NUM * 4 (32 lanes x 4 bytes = 128). 8
+//   banks of 64 KiB.
 // - bm1684x: TPU-MLIR (BM1684X backend, debugger target_1684x) NPU_NUM = 64, 16 banks of 16 KiB =
 //   256 KiB per lane, EU_BYTES = 64.
 // - bm1688 (TPU-MLIR "BM1686"): NPU_NUM = 32, EU_BYTES = 16, LMEM_BYTES = 128 KiB, 16 banks.

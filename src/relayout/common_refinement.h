@@ -1,5 +1,5 @@
-// Compiles two digit forms into strided boxes over their common refinement (DESIGN.md, "Relayout
-// is a strided copy over a common refinement").
+// Compiles two digit forms into strided boxes over their common refinement
+// (docs/design/relayout-engine.md, "A strided copy over a common refinement").
 //
 // Example: f32[4000,4000]{1,0} -> {1,0:T(8,128)}. Dimension 0 splits at weights {1, 8} (the tile
 // row), dimension 1 at {1, 128}; over those digits both layouts are strided arrays. The logical

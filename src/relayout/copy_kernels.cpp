@@ -124,8 +124,8 @@ void order_runs_walk(StridedBox& box) {
 // neighbouring tiles into 16x16 ones. Returns false (box unchanged) when the axes do not allow it.
 // When one side is shorter than 16, the other (a multiple of 16) is cut into runs of 16 first:
 // Fortran order to T(8,128) is 128 rows by 8 columns, and two such strips make a 16x16 tile
-// (without this, every tile took the scalar loop: 6.6x the C-order time; BENCHMARKS.md, "Strided
-// NumPy arrays"). Boxes with both sides of 16 or more keep the blocked plain transpose.
+// (without this, every tile took the scalar loop: docs/notes/2026-11-23-strided-numpy-arrays.md).
+// Boxes with both sides of 16 or more keep the blocked plain transpose.
 bool group_small_tiles(StridedBox& box) {
   StridedBox grouped = box;
   for (std::size_t side = 0; side < 2; ++side) {

@@ -1,5 +1,6 @@
-// The kernels that move one strided box, and the plan-time choice between them (DESIGN.md: "pick
-// a kernel: memcpy runs, SIMD register transposes, interleave kernels, bit kernels").
+// The kernels that move one strided box, and the plan-time choice between them
+// (docs/design/relayout-engine.md: "pick a kernel: memcpy runs, SIMD register transposes,
+// interleave kernels, bit kernels").
 #pragma once
 
 #include <cstddef>

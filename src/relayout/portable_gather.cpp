@@ -33,13 +33,11 @@ bool GatherRowOf(const T* from, int64_t stride, int64_t count, T* to, bool strea
   const bool stream =
       streaming && reinterpret_cast<uintptr_t>(to) % (hn::Lanes(d) * sizeof(T)) == 0;
   int64_t i = 0;
-  // The hardware prefetcher follows these rows too late on some hosts, so the lines 1 KiB further
-  // on are asked for here (addresses, not pointers: they may lie outside the row; a prefetch never
-  // faults). f32[16384,16384] to T(8,128), 1 thread, AMD Zen 5 (AVX3), A/B of the builds in turn,
-  // time over the C-order conversion's (BENCHMARKS.md, "reversed columns prefetched"):
-  // - x[:, ::-1]: 1.90-1.96x -> 1.48-1.69x (512 B-2 KiB ahead alike, 4 KiB worse);
-  // - w[:, ::2]: 4.04x -> 1.97x (f32[8192,8192]: 3.86x -> 1.95x, 2 KiB alike, 4 KiB 2.00x). It
-  //   reads twice the bytes, so about 2x is a read as fast as the C-order one.
+  // The hardware prefetcher follows rows read backwards or with steps too late on some hosts, so
+  // the lines 1 KiB further on are asked for here (addresses, not pointers: they may lie outside
+  // the row; a prefetch never faults). Measured on Zen 5, where 512 B-2 KiB ahead were alike:
+  // docs/notes/2026-11-24-first-avx512-host.md (reversed), 2026-11-24-zen5-fewer-source-rows.md
+  // (stepped).
   constexpr uintptr_t ahead = 1024;
   const auto prefetch = [](const T* at, uintptr_t offset) {
     hwy::Prefetch(reinterpret_cast<const void*>(reinterpret_cast<uintptr_t>(at) + offset));

@@ -1,8 +1,8 @@
 // The row interleaves of XLA's (2,1) and (4,1) packing (and their inverse, for unpacking), and the
 // (32,1) bit packing of pred, written
 // once with Highway and dispatched at run time (SSE2/SSSE3/SSE4/AVX2/AVX-512 on x86, NEON/SVE on
-// ARM). They replaced hand-written AVX2 kernels (BENCHMARKS.md, "Issue 13: interleaves and bit
-// packing through Highway"), which left every other CPU to the scalar loops.
+// ARM). They replaced hand-written AVX2 kernels that measured the same
+// (docs/notes/2026-11-23-highway-interleaves.md) and left every other CPU to the scalar loops.
 //
 // Worked example, rows = 2, 1-byte units, 32-byte AVX2 vectors: rows a and b give
 //   destination = a0 b0 a1 b1 ... a31 b31 (64 bytes, two vectors).
@@ -103,16 +103,11 @@ HWY_INLINE void InterleaveStore(D d, hn::Vec<D> r0, hn::Vec<D> r1, hn::Vec<D> r2
 
 // Asks for the lines of bytes [j, j + lanes) of each row of the next group, kRows rows on, one
 // prefetch per line. The packings read a group's kRows rows side by side and then start kRows new
-// streams, which the hardware prefetcher picks up late: the shorter the rows, the more it costs.
-// Prefetching the next group while this one is interleaved, AMD Zen 5 (AVX3), 1 thread, ratio to
-// a streaming copy of the same bytes, medians of 7 (BENCHMARKS.md, "new row streams prefetched"):
-// bf16[4096,8192] to T(8,128)(2,1) 0.87 -> 1.00-1.11, bf16[16384,2048] 0.70 -> 0.88-1.05,
-// s8[8192,8192] to T(32,128)(4,1) 0.79 -> 0.94-1.03; the 1 GiB cases (64 KiB and 32 KiB rows)
-// unchanged. Four rows ahead the lines go to the L2 (prefetch_to_l2), two rows ahead to the L1:
-// AMD Zen 4, AVX2, 1 thread, 64 MiB, ratio to a streaming copy, medians of 7, L1 -> L2 -> none
-// (BENCHMARKS.md, "Issue 13: unpacking in whole lines"): s8 0.76-0.77 -> 0.94-0.96 -> 0.78-0.80,
-// bf16 0.88-0.90 -> 0.83-0.86 -> 0.76-0.78. Addresses, not pointers: the next group may lie past
-// the buffer, and a prefetch never faults.
+// streams, which the hardware prefetcher picks up late: the shorter the rows, the more it costs
+// (docs/notes/2026-11-24-zen5-new-row-streams.md). Four rows ahead the lines go to the L2
+// (prefetch_to_l2), two rows ahead to the L1, as each measured best on Zen 4
+// (docs/notes/2026-11-25-zen4-unpacking-whole-lines.md). Addresses, not pointers: the next group
+// may lie past the buffer, and a prefetch never faults.
 template <int kRows>
 HWY_INLINE void PrefetchNextGroup(const uint8_t* source, int64_t row_bytes, size_t j,
                                   size_t lanes) {
@@ -206,12 +201,10 @@ HWY_INLINE void DeinterleaveSpan(D d, const uint8_t* source, size_t begin, size_
 
 // Streamed destination rows, 64 bytes of each at a time: the kRows rows' lines are loaded
 // through LoadInterleaved2/4 a vector at a time and each row's line is then stored whole, back to
-// back. Non-temporal parts of a line stored apart evict partial lines: storing each vector of the
-// 2 or 4 rows as it came ran at 8.0 GB/s (bf16) and 5.9 (s8) against 12.1 and 9.6 with plain
-// stores (1 thread, AMD EPYC Zen 3). Whole lines, AMD EPYC Zen 4, 1 thread, 64 MiB, ratio to a
-// streaming copy, medians of 5-9, plain stores -> whole streamed lines (BENCHMARKS.md, "Issue
-// 13: unpacking in whole lines"): T(8,128)(2,1) -> bf16[4096,8192] 0.52 -> 0.99-1.08,
-// T(32,128)(4,1) -> s8[8192,8192] 0.42 -> 0.91-0.96; at 1 GiB 0.64 -> 1.04 and 0.46 -> 0.90-0.98.
+// back. Non-temporal parts of a line stored apart evict partial lines (slower than plain stores,
+// docs/notes/2026-11-24-run-end-streaming-stores.md), while whole streamed lines roughly double
+// the speed of plain stores, which read every destination line first
+// (docs/notes/2026-11-25-zen4-unpacking-whole-lines.md).
 // Only for fixed-size vectors of at most a line (kWholeLineVectors): an array of scalable vectors
 // is not C++.
 template <class D>

@@ -83,7 +83,7 @@ HWY_INLINE void StoreRowPart(const DestinationRows& to, int row, int first, hn::
 // source row's 32 bytes are read together: the rows of a tile are often 2^k bytes apart, so all 16
 // sit in one 8-way L1 set and a row read in four 16-byte pieces at different times misses four
 // times. Each destination row's 64 bytes are stored back to back (non-temporal parts of a line
-// stored apart evict partial lines: 0.17x of a copy, BENCHMARKS.md).
+// stored apart evict partial lines: docs/notes/2026-11-21-register-transposes.md).
 template <class SourceRows, class DestinationRows>
 HWY_INLINE void Transpose8Columns(const SourceRows& from, const DestinationRows& to, int column,
                                   bool stream) {
@@ -215,17 +215,12 @@ void TransposeListed(const std::byte* const* source_rows, std::byte* const* dest
                  streaming);
 }
 
-// Source rows a transpose reads at a time. Tuned per host with the benchmark (1 thread,
-// ratios to BM_Copy, BENCHMARKS.md):
-// - AMD Zen 3 (AVX2): 128 rows. Bands of 64 or 256 rows and groups of 128 to 2048 lines measured
-//   the same or slower, at f32[16384,16384] too ("where the transpose's time goes").
-// - AMD Zen 5 (AVX-512): 32 rows. f32[4096,4096]: 0.50-0.62 -> 0.74-0.76 in a paired A/B of the
-//   two builds (3 rounds); 16 rows 0.46, 48 or 64 rows 0.56-0.67. f32[16384,16384]: the same
-//   with either band in each round (0.29-0.51), both drifting with the host's state. Fewer rows
-//   read at a time run closer to a sequential read there (one line from each of 64 rows in turn:
-//   15 GB/s, 16 lines from each: 32, a sequential read: 49), which outweighs the shorter writes.
-// Keyed to the vector width because that is what tells the two hosts apart; AMD Zen 3 takes 32
-// rows from its AVX2 code (host_profile.h, transpose_rows_here).
+// Source rows a transpose reads at a time: reading fewer rows side by side runs closer to a
+// sequential read, reading more gives longer destination runs. 128 measured best on the AVX2 host
+// (docs/notes/2026-11-24-where-the-transpose-time-goes.md), 32 on the AVX-512 one
+// (docs/notes/2026-11-24-zen5-fewer-source-rows.md). Keyed to the vector width because that is
+// what told the two hosts apart; AMD Zen 3 takes 32 rows from its AVX2 code (host_profile.h,
+// transpose_rows_here).
 constexpr int64_t kBandRows = HWY_MAX_BYTES >= 64 ? 32 : 128;
 
 // Source lines prefetched per group of tiles, a group ahead: 128 rows x 4 lines (32 KiB) on Zen 3,
@@ -276,10 +271,9 @@ HWY_INLINE void WithTransposePrefetch(F&& f) {
 // dependency in AMD's Software Optimization Guide for AMD64 Processors, 25112, 5.5), and the
 // non-temporal stores of a run stay pending for long; when the destination's rows are a multiple
 // of 4 KiB apart, every run of a band has the same offsets, and a stage anywhere else in the page
-// had some of its rows read behind them. f32 transposes, 1 thread, AMD EPYC Zen 3, against a
-// streaming copy in the same process, alternated, medians of 3-15 (BENCHMARKS.md): [1024,1024]
-// 9.2-12.4 -> 10.2-16.4 GB/s, faster in each of 8 rounds; [4096,4096] on 2 threads 0.64 ->
-// 0.70-0.74 of the copy; on 1 thread, [4096,4096] and [16384,16384] within the rounds' spread.
+// had some of its rows read behind them
+// (docs/notes/2026-11-26-zen3-write-pattern-and-4k-aliasing.md; no loss elsewhere:
+// docs/notes/2026-11-27-zen5-host-rules.md).
 inline std::byte* StageAvoiding(std::byte* space, const std::byte* run, int64_t run_bytes) {
   constexpr uintptr_t kPage = 4096;
   const uintptr_t want =

@@ -23,15 +23,15 @@ namespace tessera::relayout {
 namespace {
 
 // Outputs at least this large are written with non-temporal stores: they would only evict the
-// caches (BENCHMARKING.md: a streaming-store copy is the ceiling here).
+// caches (docs/performance.md, "Method": a streaming-store copy is the ceiling).
 constexpr int64_t kStreamingBytes = int64_t{4} << 20;
 
 // Which kernels write with non-temporal stores. Contiguous runs stream only when what they write
 // would not stay in the last-level cache: more than three quarters of it, the threshold glibc's
-// memcpy uses (glibc commit d3c5702, 2020). The BM1684 image case (12.8 MB written into a 32 MiB
-// image), EPYC Zen 5 (32 MiB L3), ratio to the copy: streamed 0.90 (1 thread) and 0.93 (2
-// threads); plain stores 1.13 and 1.91. The other kernels keep the 4 MiB rule: plain stores
-// measured slower for transposes even within the cache (BENCHMARKS.md, f32[2048,2048] on Zen 3).
+// memcpy uses (glibc commit d3c5702, 2020): streaming an output that fits the cache lost to plain
+// stores (docs/notes/2026-11-25-zen5-row-gaps-and-read-streams.md, item 4). The other kernels
+// keep the 4 MiB rule: plain stores measured slower for transposes even within the cache
+// (docs/notes/2026-11-24-three-transpose-ideas.md).
 // Some hosts also stream runs spread over a destination larger than the cache
 // (host_profile.h, spread_runs_stream). RelayoutOptions::streaming_bytes >= 0 replaces these
 // rules with its destination size.

@@ -15,7 +15,7 @@
 namespace tessera::relayout {
 
 // Copies `bytes` with non-temporal stores of the widest vectors this CPU has (64 bytes with
-// AVX-512, 32 with AVX2, 16 with NEON; BENCHMARKING.md: the copy ceiling).
+// AVX-512, 32 with AVX2, 16 with NEON; docs/performance.md, "Method": the copy ceiling).
 // The caller issues store_fence() before the data is read by another thread.
 void stream_copy(std::byte* destination, const std::byte* source, std::size_t bytes);
 void store_fence();
@@ -107,9 +107,8 @@ template <PrefetchInto kInto>
 // Highway code (portable_transpose.cpp) dispatched to the best target of this CPU: 4x4
 // transposes inside 128-bit blocks of 4 (SSE4, NEON, SVE), 8 (AVX2) or 16 (AVX-512) floats.
 // Each destination row gets its 64 bytes from adjacent stores, so non-temporal stores fill
-// whole lines. It replaced a hand-written AVX2 kernel, which measured the same here in the
-// staged transpose and 0-6 points of a copy ahead with direct non-temporal stores (BENCHMARKS.md,
-// "Issue 13: staged transposes"). That kernel could not use AVX-512.
+// whole lines. It replaced a hand-written AVX2 kernel that measured about the same
+// (docs/notes/2026-11-23-staged-transposes.md) and could not use AVX-512.
 void transpose_16x16_f32(const std::byte* const* source_rows, std::byte* const* destination_rows,
                          bool streaming);
 // The same with rows given by strides (bytes): source row k (< 16) at

@@ -1,5 +1,6 @@
 // The transpose of a large matrix of 4-byte elements written with non-temporal stores, arranged
-// for this host's memory system (BENCHMARKS.md, "Issue 13: staged transposes").
+// so that each destination row receives long streaming runs (docs/design/relayout-engine.md;
+// measurements: docs/notes/2026-11-23-staged-transposes.md).
 #pragma once
 
 #include <cstddef>

@@ -1,7 +1,7 @@
 // Contiguous copies with non-temporal stores, written once with Highway and compiled for every
 // target it knows (SSE2/SSSE3/SSE4/AVX2/AVX-512 on x86, NEON/SVE on ARM); the best one the CPU
-// supports is chosen at run time (HWY_DYNAMIC_DISPATCH). BENCHMARKING.md: at 64 MiB a copy with
-// streaming stores runs 1.3-1.5x glibc's memcpy, which streams only above ~190 MiB.
+// supports is chosen at run time (HWY_DYNAMIC_DISPATCH). docs/performance.md ("Method"): at 64 MiB
+// a copy with streaming stores runs 1.3-1.5x glibc's memcpy, which streams only above ~190 MiB.
 //
 // This file is included once per target by hwy/foreach_target.h.
 #undef HWY_TARGET_INCLUDE

@@ -1,6 +1,6 @@
 // A strided box: the unit of work of a relayout plan. Over the common refinement every piece of
-// the conversion is an N-d array that is strided on both sides (DESIGN.md, "Relayout is a strided
-// copy over a common refinement"); a box with no source is a padding fill.
+// the conversion is an N-d array that is strided on both sides (docs/design/relayout-engine.md, "A
+// strided copy over a common refinement"); a box with no source is a padding fill.
 #pragma once
 
 #include <cstdint>

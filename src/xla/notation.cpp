@@ -40,7 +40,9 @@ class Parser {
     const std::size_t type_column = pos_;
     if (peek() == '(') fail_unsupported("tuple shapes are not supported; give one array shape");
     std::string type_name;
-    while (pos_ < text_.size() && std::isalnum(static_cast<unsigned char>(text_[pos_]))) {
+    // '_' for JAX's names: float8_e4m3fn.
+    while (pos_ < text_.size() &&
+           (std::isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '_')) {
       type_name += text_[pos_++];
     }
     if (type_name.empty()) fail("expected an element type such as f32 or bf16", type_column);

@@ -1,4 +1,5 @@
-// Compiles a tiled layout into the digit form of IndexMap (DESIGN.md: permute, combine, split).
+// Compiles a tiled layout into the digit form of IndexMap (docs/design/index-map.md: permute,
+// combine, split).
 //
 // Each physical dimension is tracked as a list of digits, most significant first, whose extents
 // multiply to the dimension's size. '*' concatenates two lists. A tile t splits a list into

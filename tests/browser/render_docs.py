@@ -20,7 +20,7 @@ PICTURES = [
     ("figure2_repeated_tiling_2x4_2x1.png", ["bf16[4,8]{1,0:T(2,4)(2,1)}"], None),
     ("figure4_alternative_packing_red_dot.png", ["bf16[8,8]{1,0:T(2,4)(2,1,1,1)}", "--mark", "6,5"], None),
     ("tpu_bf16_small_tile.png", ["bf16[3,20]", "--target", "tpu", "--window", "0:4,0:32"], None),
-    ("tpu_s32_padding_32x.png", ["s32[2048,1,128,128,4]", "--target", "tpu", "--window", "0:16,0:24",
+    ("tpu_s32_padding_32x.png", ["s32[2048,1,128,128,4]{4,3,2,1,0}", "--target", "tpu", "--window", "0:16,0:24",
                                  "--max-cells", "1024"], None),
     ("figure1_html_hover_2_3.png", ["F32[3,5]{1,0:T(2,2)}"], "#hover=2,3"),
     ("npu_matrix_w15.png", ["npu", "--device", "npus=4,lmem=1024,align=128", "--rows", "2",

@@ -1,4 +1,4 @@
-"""An independent byte-level model of NPU local-memory plans, written from npu_local_memory.md's
+"""An independent byte-level model of NPU local-memory plans, written from docs/design/npu-local-memory.md's
 formulas (address -> NPU and offset, channels per NPU, aligned/compact strides, 4N/2N/2IC packing,
 matrix layout). It enumerates every stored byte of every tensor and shares no code with tessera."""
 import math

@@ -8,7 +8,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-# An independent statement of the TPU profile (README, "Target profiles"): stored bits, packing.
+# An independent statement of the TPU profile (docs/reference/tpu-targets.md): stored bits, packing.
 STORED_BITS = {"f32": 32, "s32": 32, "u32": 32, "f64": 64, "s64": 64, "u64": 64, "c64": 64,
                "c128": 128, "bf16": 16, "f16": 16, "s16": 16, "u16": 16, "s8": 8, "u8": 8,
                "f8e5m2": 8, "f8e4m3fn": 8, "s4": 4, "u4": 4, "s2": 2, "u2": 2, "s1": 1, "u1": 1,
@@ -88,6 +88,12 @@ def test_why_thirty_two_times(tessera):
     assert sizes == sorted(sizes)
     text = "\n".join(tessera.lines("explain", "s32[2048,1,128,128,4]{4,3,2,1,0}", "--target", "tpu"))
     assert "32x the data" in text and "pad (2048,1,128,128,128)" in text
+
+
+def test_jax_dtype_names_are_read(tessera):
+    for jax_name, xla_name in (("int4", "s4"), ("float8_e4m3fn", "f8e4m3fn"), ("complex128", "c128")):
+        out = tessera.json("explain", f"{jax_name}[3,5]", "--target", "tpu-v5e", "--json")
+        assert out["layout"].startswith(f"{xla_name}[3,5]{{1,0:T(")
 
 
 def test_device_array_dims_are_ordered_by_the_compiler(tessera):

@@ -191,7 +191,7 @@ def write_numbered_npy(path):
 
 
 def tiled_offset(row, column):
-    """Element offset of (row, column) in T(8,128) tiles laid out row-major (spec/xla, tiling):
+    """Element offset of (row, column) in T(8,128) tiles laid out row-major (docs/design/tiled-layouts.md):
     tiles of 8x128 elements, each stored row-major, in row-major order of tiles."""
     tile = (row // 8) * (COLUMNS // 128) + column // 128
     return tile * 1024 + (row % 8) * 128 + column % 128

@@ -35,6 +35,34 @@ TEST(ElementType, NamesPeopleWrite) {
   EXPECT_EQ(parse_element_type(""), std::nullopt);
 }
 
+// Every dtype name JAX prints (x.dtype.name) names the XLA type jax lowers it to.
+TEST(ElementType, JaxDtypeNames) {
+  const std::pair<const char*, const char*> names[] = {{"bool", "pred"},
+                                                       {"int2", "s2"},
+                                                       {"uint2", "u2"},
+                                                       {"int4", "s4"},
+                                                       {"uint4", "u4"},
+                                                       {"int64", "s64"},
+                                                       {"uint64", "u64"},
+                                                       {"complex64", "c64"},
+                                                       {"complex128", "c128"},
+                                                       {"float4_e2m1fn", "f4e2m1fn"},
+                                                       {"float8_e5m2", "f8e5m2"},
+                                                       {"float8_e4m3", "f8e4m3"},
+                                                       {"float8_e4m3fn", "f8e4m3fn"},
+                                                       {"float8_e4m3b11fnuz", "f8e4m3b11fnuz"},
+                                                       {"float8_e3m4", "f8e3m4"},
+                                                       {"float8_e5m2fnuz", "f8e5m2fnuz"},
+                                                       {"float8_e4m3fnuz", "f8e4m3fnuz"},
+                                                       {"float8_e8m0fnu", "f8e8m0fnu"},
+                                                       {"float16", "f16"}};
+  for (const auto& [jax, xla] : names) {
+    const auto type = parse_element_type(jax);
+    ASSERT_TRUE(type) << jax;
+    EXPECT_EQ(element_type_name(*type), xla) << jax;
+  }
+}
+
 TEST(ElementType, Classes) {
   EXPECT_TRUE(is_integral(ElementType::kU64));
   EXPECT_FALSE(is_integral(ElementType::kPred));

@@ -55,7 +55,7 @@ TEST(MatrixLayout, SixWidthsOfTheSpec) {
 }
 
 // The spec's last-channel formula M - W*floor(M/W) is 0 when W divides M; the right one is
-// M - W*(ceil(M/W) - 1) (spec/README.md).
+// M - W*(ceil(M/W) - 1) (docs/design/npu-local-memory.md, "The matrix layout").
 TEST(MatrixLayout, LastChannelWhenWDividesM) {
   EXPECT_EQ(matrix(20).last_channel_columns(), 20);
   EXPECT_EQ(matrix(1).last_channel_columns(), 1);

@@ -1,5 +1,5 @@
 """An independent, pure-NumPy model of XLA tiled layouts, written straight from the spec
-(tiled_layout.md: "Tiling as pad-reshape-transpose", "Repeated tiling", "Combining dimensions
+(docs/design/tiled-layouts.md: "Tiling as pad, reshape, transpose", "Repeated tiling", "Combining dimensions
 using tiles") and sharing no code with tessera. Used as the oracle of the property tests.
 
 The trick: run the array of *logical flat indices* (arange) through the spec's steps, padding with

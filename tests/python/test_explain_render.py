@@ -40,7 +40,7 @@ def test_tpu_layout_takes_numpy_dtypes_orders_and_pred_options():
     # A fixed order keeps it: physical (256, 3) has second minor 256 -> (8,128).
     assert str(tessera.tpu_layout(np.float32, (256, 3), minor_to_major=(1, 0))) == "f32[256,3]{1,0:T(8,128)}"
     assert str(tessera.tpu_layout(np.float32, (256, 3), (1, 0))) == "f32[256,3]{1,0:T(8,128)}"  # older call
-    assert str(tessera.tpu_layout(bool, (64, 64))) == "pred[64,64]{1,0:T(8,128)(4,1)}"
+    assert str(tessera.tpu_layout(bool, (64, 64))) == "pred[64,64]{1,0:T(32,128)(4,1)}"  # whole 32-row tiles
     assert str(tessera.tpu_layout(bool, (64, 64), "tpu-v3", xla_era="2020")) == "pred[64,64]{1,0:T(8,128)E(32)}"
     one_bit = tessera.tpu_layout("pred", (64, 64), pred_one_bit=True, xla_era="2020")
     assert str(one_bit) == "pred[64,64]{1,0:T(32,128)(32,1)E(1)}"
@@ -49,7 +49,8 @@ def test_tpu_layout_takes_numpy_dtypes_orders_and_pred_options():
 
 
 def test_explain_the_padding_heavy_tpu_shape():
-    report = tessera.explain("s32[2048,1,128,128,4]", target="tpu")
+    # Its order written, as a program's intermediate (a device array of these dims has no padding).
+    report = tessera.explain("s32[2048,1,128,128,4]{4,3,2,1,0}", target="tpu")
     assert report["layout"] == "s32[2048,1,128,128,4]{4,3,2,1,0:T(8,128)}"
     assert report["logical_bytes"] == 2048 * 128 * 128 * 4 * 4
     assert report["size_bytes"] == 32 * report["logical_bytes"]

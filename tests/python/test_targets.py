@@ -13,8 +13,15 @@ def no_environment_target(monkeypatch):
 
 def test_layout_parse_with_a_target():
     assert str(tessera.Layout.parse("f32[1024,3]")) == "f32[1024,3]{1,0}"
-    assert str(tessera.Layout.parse("f32[1024,3]", target="tpu")) == "f32[1024,3]{1,0:T(8,128)}"
-    assert str(tessera.Layout.parse("bf16[64,256]", target="tpu-v6e")) == "bf16[64,256]{1,0:T(16,128)(2,1)}"
+    # A device array: the compiler orders its dims (docs/reference/tpu-targets.md).
+    assert str(tessera.Layout.parse("f32[1024,3]", target="tpu")) == "f32[1024,3]{0,1:T(4,128)}"
+    assert str(tessera.Layout.parse("f32[1024,3]{1,0}", target="tpu")) == "f32[1024,3]{1,0:T(8,128)}"
+    assert str(tessera.Layout.parse("bf16[64,256]", target="tpu-v6e")) == "bf16[64,256]{1,0:T(8,128)(2,1)}"
+    assert str(tessera.Layout.parse("bf16[64,256]", target="tpu-v6e", xla_era="2020")) == \
+        "bf16[64,256]{1,0:T(16,128)(2,1)}"
+    assert str(tessera.Layout.parse("f32[1024,3]", target="tpu", xla_era="2020")) == "f32[1024,3]{1,0:T(8,128)}"
+    with pytest.raises(tessera.Error, match="unknown XLA era '1999'"):
+        tessera.Layout.parse("f32[3]", target="tpu", xla_era="1999")
     assert str(tessera.Layout.parse("pred[8,128]", target="tpu-v4")) == "pred[8,128]{1,0:T(8,128)(4,1)}"
     assert str(tessera.Layout.parse("f32[3,5]{1,0:T(2,2)}", target="tpu")) == "f32[3,5]{1,0:T(2,2)}"
     with pytest.raises(tessera.Error, match="unknown target 'gpu'"):
@@ -30,7 +37,10 @@ def test_environment_target(monkeypatch):
 
 def test_explain_defaults_to_tpu_for_an_untiled_shape():
     report = tessera.explain("f32[1024,3]")
-    assert report["target"] == "tpu-v3" and report["size_bytes"] == 512 * 1024
+    assert report["target"] == "tpu-v5e" and report["size_bytes"] == 16 * 1024
+    assert report["written_order"]["size_bytes"] == 512 * 1024
+    old = tessera.explain("f32[1024,3]", xla_era="2020")
+    assert old["target"] == "tpu-v3" and old["size_bytes"] == 512 * 1024
     assert report["unpadded_bytes"] == 12 * 1024
     assert tessera.explain("f32[1024,3]", target="none")["size_bytes"] == 12 * 1024
     assert tessera.explain("f32[3,5]{1,0:T(2,2)}")["target"] == "none"

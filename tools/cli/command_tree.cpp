@@ -7,7 +7,8 @@ OptionSpec describe_option(const CLI::Option& option) {
   OptionSpec spec;
   spec.description = option.get_description();
   spec.positional = !option.nonpositional();
-  spec.takes_value = option.get_type_size_max() > 0;
+  // A flag expects no value (CLI11 sets expected(0) on flags; their type size stays 1).
+  spec.takes_value = option.get_expected_max() != 0 && option.get_type_size_max() > 0;
   if (spec.positional) {
     spec.names.push_back(option.get_name());
     return spec;

@@ -1,9 +1,10 @@
-// `tessera completion bash|zsh|fish` and the hidden `tessera man-page`: both read the command
-// tree of the finished app, so every registered command is in them.
+// `tessera completion bash|zsh|fish` and the hidden `tessera man-page` and `tessera cli-reference`:
+// all read the command tree of the finished app, so every registered command is in them.
 #include <cstdio>
 #include <memory>
 #include <string>
 
+#include "cli_reference.h"
 #include "command_registry.h"
 #include "man_page.h"
 #include "shell_completion.h"
@@ -32,6 +33,13 @@ void install(CLI::App& app) {
   manual->group("");
   manual->callback(
       [&app] { std::fputs(man_page(describe_commands(app), TESSERA_VERSION).c_str(), stdout); });
+
+  // Hidden: docs/reference/cli.md (tools/docs/generate.py writes it, tests compare it).
+  auto* reference =
+      app.add_subcommand("cli-reference", "Print the CLI reference page of the docs (Markdown)");
+  reference->group("");
+  reference->callback(
+      [&app] { std::fputs(cli_reference_markdown(describe_commands(app)).c_str(), stdout); });
 }
 
 const CommandRegistration registration(90, install);

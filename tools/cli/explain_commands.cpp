@@ -124,7 +124,7 @@ void run_explain(const ExplainArguments& args) {
     if (!agrees) throw ExitStatus{1};
     return;
   }
-  // No shape: the embedded default examples (README's main-job command).
+  // No shape: the embedded default examples (scripts/main.sh's command).
   nlohmann::ordered_json examples = nlohmann::ordered_json::array();
   std::string text;
   for (const auto& example : explain::default_examples()) {

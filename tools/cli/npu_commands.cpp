@@ -1,5 +1,6 @@
-// `tessera npu locate|place|matrix|info`: the NPU local memory family (spec npu_local_memory.md).
-// Thin: parsing lives in tessera/npu/npu_arguments.h, reports in tessera/npu/npu_report.h.
+// `tessera npu locate|place|matrix|info`: the NPU local memory family
+// (docs/design/npu-local-memory.md). Thin: parsing lives in tessera/npu/npu_arguments.h, reports in
+// tessera/npu/npu_report.h.
 #include <fmt/format.h>
 
 #include <iostream>

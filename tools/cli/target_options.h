@@ -1,5 +1,6 @@
-// --target, --xla-era and --pred-bits, shared by every command that takes a shape (README: "Target
-// profiles"). The names and their meaning live in the library (tessera/explain/target_profile.h).
+// --target, --xla-era and --pred-bits, shared by every command that takes a shape
+// (docs/reference/tpu-targets.md). The names and their meaning live in the library
+// (tessera/explain/target_profile.h).
 #pragma once
 
 #include <CLI/CLI.hpp>

@@ -56,17 +56,10 @@ struct LayoutExplanation {
 //   written_order_layout says what the written order would take.
 LayoutExplanation explain_layout(std::string_view shape_text, const ExplainOptions& options);
 
-// One object: input, target, xla_era, tile_rule, written_order ({layout, size_bytes} when the
-// compiler reorders the dims, else null), layout (canonical), dtype, element_bits, dims,
-// minor_to_major, tiles, physical_dims, steps (layout_report_json's), logical_elements,
-// physical_elements, logical_bytes, unpadded_bytes (XLA's "Unpadded size"), size_bytes,
-// padding_bytes, padding_fraction (of elements), waste_fraction (1 - logical_bytes/size_bytes),
-// expansion (size_bytes/logical_bytes), xla_expansion (size_bytes/unpadded_bytes, the OOM report's
-// factor), padding_sources [{kind, level, tile, dimension, entry, from, to, factor, text}],
-// suggestions [{kind, layout, size_bytes, bytes_saved, padding_fraction, change, alternatives}]
-// best first, equivalent layouts grouped under one (suggestion_groups.h),
-// fixes [{kind, layout, size_bytes, bytes_saved, change, alternatives}] (reshape and pad),
-// suggestion_search (what the bounded search left out, "" when nothing).
+// `tessera explain SHAPE --json`: one object, whose keys and their meaning are written once, in
+// docs/reference/json/explain.schema.json ("a shape"; tests validate the CLI's output against it).
+// written_order is {layout, size_bytes} when the compiler reorders the dims, else null.
+// Suggestions and fixes best first, equivalent layouts grouped under one (suggestion_groups.h).
 nlohmann::ordered_json explanation_json(const LayoutExplanation& explanation);
 
 // The same for people: sizes, where the padding comes from, the steps, the suggestions.

@@ -66,9 +66,9 @@ NpuExplanation explain_local_tensor(const npu::LocalTensor& tensor, std::size_t 
 // best_w 10 (168 bytes per NPU, 672 in all), which is the first suggestion.
 NpuExplanation explain_matrix(const npu::MatrixLayout& matrix, std::size_t max_suggestions);
 
-// {layout, logical_bytes, size_bytes, padding_fraction, wasted_bytes, fits, npus [{npu,
-// channels, used_bytes, data_bytes, wasted_bytes, banks, fits}], suggestions [{layout,
-// size_bytes, bytes_saved, bytes_per_npu, fits, change}], best_w (matrices), report}.
+// `tessera explain npu --json` for a tensor or a matrix:
+// docs/reference/json/explain-npu.schema.json
+// ("one tensor or matrix") describes the keys.
 nlohmann::ordered_json npu_explanation_json(const NpuExplanation& explanation);
 std::string npu_explanation_text(const NpuExplanation& explanation);
 

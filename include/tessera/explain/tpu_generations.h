@@ -31,7 +31,7 @@ std::span<const TpuGeneration> tpu_generations();
 const TpuGeneration& tpu_generation(Target target);
 
 // The rules every generation shares, each with its evidence: one line per rule, for
-// `tessera explain --list-targets` and the README.
+// `tessera explain --list-targets` and docs/reference/tpu-targets.md.
 struct TpuRule {
   std::string_view rule;      // "rank 1, 257..512 elements -> T(512)"
   std::string_view evidence;  // "f32[512]{0:T(512)} (pytorch/xla OOM reports)"

@@ -65,10 +65,8 @@ std::string sharded_shape_text(std::string_view shape, const std::vector<int64_t
 
 InputExplanation explain_input(const InputReading& reading, const InputOptions& options);
 
-// {format, target, shards, arrays: [{shape, name, place, line, layout, shard_dims, size_bytes,
-//   unpadded_bytes, padding_bytes, expansion, cause, suggestions, report: {size, unpadded_size,
-//   padding}, disagreements, error}], warnings, total_size_bytes, total_unpadded_bytes,
-//   total_padding_bytes, total_saving_bytes}
+// `tessera explain FILE --json`: docs/reference/json/explain.schema.json ("an input file")
+// describes the keys; arrays are ranked by the bytes their padding wastes.
 nlohmann::ordered_json input_explanation_json(const InputExplanation& e);
 
 // A table of the `top` arrays wasting most (all when top == 0), totals, and "fixing the top N

@@ -1,6 +1,6 @@
 // The bytes a tensor really stores in each NPU, as sorted runs [begin, end) of byte offsets
-// (spec npu_local_memory.md, "Strides in Local Memory"): what plans compare to find overlaps,
-// reused empty blocks and banks without one array entry per byte of local memory.
+// (docs/design/npu-local-memory.md, "Strides in local memory"): what plans compare to find
+// overlaps, reused empty blocks and banks without one array entry per byte of local memory.
 //
 // Stored bytes are every byte of every stored element, so the dummies of 4N/2N/2IC packing count
 // (the hardware writes whole packed words). Work is bounded by the number of runs, not bytes: the

@@ -1,4 +1,4 @@
-// A many-NPU chip's local memory (spec: npu_local_memory.md, "Address of Tensor in Local Memory").
+// A many-NPU chip's local memory (docs/design/npu-local-memory.md, "Addresses").
 //
 // X NPUs each own S bytes of local memory; the whole local memory is one address space of X*S
 // bytes in which address A is byte R = A mod S of NPU Q = A / S. Example (the spec's X=4,

@@ -26,7 +26,7 @@ enum class LayoutKind {
 
 // How the aligned and compact layouts derive the N stride. The spec multiplies the C stride by
 // the channels per NPU ceil((Q + C) / X); the BM1684 GDMA matrix copy uses ceil(C / X), ignoring
-// the start NPU (spec/README.md). They agree when Q = 0.
+// the start NPU (docs/design/npu-local-memory.md, "The GDMA row stride"). They agree when Q = 0.
 enum class NStrideRule {
   kChannelsPerNpu,    // N stride = C stride * ceil((Q + C) / X)   (the spec)
   kIgnoringStartNpu,  // N stride = C stride * ceil(C / X)         (BM1684 GDMA)

@@ -1,6 +1,6 @@
-// A 4D tensor in an NPU chip's local memory, compiled into tessera's IndexMap (DESIGN.md: the
-// start NPU shifts the channel axis, the channel axis splits into (row, NPU), strides place the
-// rest).
+// A 4D tensor in an NPU chip's local memory, compiled into tessera's IndexMap
+// (docs/design/index-map.md: the start NPU shifts the channel axis, the channel axis splits into
+// (row, NPU), strides place the rest).
 //
 // Example (spec "128-Byte Aligned Layout", X=4, S=1024, alignment 128): f32 (2,3,4,5) at address
 // 2048 (NPU 2) has C stride 32, 2 channels per NPU and N stride 64; element (1,2,0,0) is channel

@@ -1,7 +1,7 @@
 // The matrix layout (spec "Matrix Layout"): an N x M matrix with W columns per channel is the
 // aligned tensor (N, ceil(M/W), 1, W); element (i, j) is tensor element (i, j / W, 0, j % W).
 // The last channel holds M - W * (ceil(M/W) - 1) columns (the spec's M - W * floor(M/W) is only
-// right when W does not divide M; spec/README.md).
+// right when W does not divide M; docs/design/npu-local-memory.md).
 //
 // Example (X=4, S=1024, 128-byte alignment, f32 2x40 at address 0): W=15 gives C=3 channels on
 // NPUs 0,1,2, each row taking ceil(15/32)*32 = 32 elements (128 bytes) per NPU, 10 columns in the

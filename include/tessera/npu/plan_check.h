@@ -111,10 +111,8 @@ std::optional<std::vector<int64_t>> element_at_byte(const LocalTensor& tensor, i
 // per NPU and fits; (16,4,1,32) needs 2048 -> N: 2 slices of (8,4,1,32), W: 2 of (16,4,1,16)...
 std::vector<PlanSlice> smallest_slices(const LocalTensor& tensor);
 
-// {plan (pasteable), tensors [{name, address, fits, bytes_per_npu, banks, slices?, placement?}],
-// overlaps [{a, b, npu, bytes, first_byte, a_element, b_element}], empty_block_reuse [{tensor,
-// inside, npu, bytes, warning}], bank_conflicts [{op, a, b, npu, bank}], npus [{npu, used_bytes,
-// free_bytes, largest_free_run}]}. `banks` lists, per NPU, the banks the tensor touches.
+// `tessera npu plan --json`: the keys are described in docs/reference/json/npu-plan.schema.json;
+// `plan` is the plan with auto addresses filled in, ready to pass back.
 nlohmann::ordered_json plan_check_json(const PlanCheck& check);
 std::string plan_check_text(const PlanCheck& check);
 

@@ -1,6 +1,6 @@
-// Converting an array between two layouts (DESIGN.md, "Relayout is a strided copy over a common
-// refinement"): build a plan once from two IndexMaps of the same logical array, execute it on
-// buffers many times.
+// Converting an array between two layouts (docs/design/relayout-engine.md, "A strided copy over a
+// common refinement"): build a plan once from two IndexMaps of the same logical array, execute it
+// on buffers many times.
 //
 //   using namespace tessera;
 //   const xla::TiledLayout from(xla::parse_shape("f32[4096,4096]{1,0}"));

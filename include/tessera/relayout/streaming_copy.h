@@ -1,6 +1,7 @@
 // A plain copy at this machine's ceiling: 64-byte non-temporal stores where the CPU has AVX-512,
-// memcpy elsewhere (BENCHMARKING.md: glibc's memcpy streams only above ~190 MiB). The relayout
-// engine copies contiguous runs of large outputs with it; benchmarks use it as the baseline.
+// memcpy elsewhere (docs/performance.md, "Method": glibc's memcpy streams only above ~190 MiB). The
+// relayout engine copies contiguous runs of large outputs with it; benchmarks use it as the
+// baseline.
 #pragma once
 
 #include <cstddef>

@@ -1,8 +1,8 @@
-// Pictures of NPU local memory (npu_local_memory.md's figures): one column per NPU, one block per
-// stored element (4 bytes for f32, s8x4 and s16x2; 1 for s8), rows in byte order from the
-// tensor's start offset. Each block is labelled with the element it holds; empty blocks (gaps of
-// the aligned layout, channel slots no channel uses) stay blank and the dummies of 4N/2N/2IC are
-// hatched.
+// Pictures of NPU local memory, drawn as the NPU documentation draws them
+// (docs/design/npu-local-memory.md): one column per NPU, one block per stored element (4 bytes for
+// f32, s8x4 and s16x2; 1 for s8), rows in byte order from the tensor's start offset. Each block is
+// labelled with the element it holds; empty blocks (gaps of the aligned layout, channel slots no
+// channel uses) stay blank and the dummies of 4N/2N/2IC are hatched.
 #pragma once
 
 #include <array>

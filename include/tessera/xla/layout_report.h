@@ -8,10 +8,8 @@
 
 namespace tessera::xla {
 
-// One object with: canonical, dtype, element_bits, dims, minor_to_major, tiles (lists, -1 for
-// '*'), tail_padding_alignment, memory_space, physical_order_dims, physical_dims, steps (the
-// pad-reshape-transpose of every level), logical_elements, tiled_elements, physical_elements,
-// logical_bytes, size_bytes, padding_fraction, has_digit_form.
+// The layout's part of `tessera info --json` (docs/reference/json/info.schema.json describes each
+// key): shape, sizes, and the pad-reshape-transpose steps of every tile level.
 nlohmann::ordered_json layout_report_json(const TiledLayout& layout);
 
 // The same facts for people, one per line.

@@ -15,7 +15,8 @@ namespace tessera::xla {
 // Throws tessera::Error with the column of the problem for malformed text, and for values that
 // are well-formed but invalid: a zero, negative or empty tile, '*' as the most minor tile entry,
 // L(0), E(n) smaller than the type's bits, a minor_to_major that is not a permutation of the
-// dimensions, unsupported properties (D, #, *, SC, P, M: see README), dynamic dimensions, tuples.
+// dimensions, unsupported properties (D, #, *, SC, P, M: docs/reference/notation.md), dynamic
+// dimensions, tuples.
 Shape parse_shape(std::string_view text);
 // The same, and whether the text wrote a layout ("{...}"): `f32[1024,3]` is a device array whose
 // dimension order the compiler chooses; `f32[1024,3]{1,0}` names its order.
