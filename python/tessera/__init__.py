@@ -21,9 +21,8 @@ from __future__ import annotations
 
 from . import npu
 from ._conversion import convert, from_physical, to_physical
-from ._diff import diff
 from ._dtypes import numpy_dtype, xla_element_type
-from ._explain import explain, explain_input, tpu_layout
+from ._explain import diff, explain, explain_input, tpu_layout
 from ._tessera import (
     ArgumentError,
     BufferSizeError,
