@@ -31,8 +31,8 @@ void bind_inputs(nb::module_& module) {
       },
       nb::arg("text"), nb::kw_only(), nb::arg("target") = "tpu",
       nb::arg("shards") = std::vector<int64_t>{}, nb::arg("copies") = false,
-      "The report of `tessera explain PATH --json` for text: an XLA OOM report, an HLO module or "
-      "any log with shapes (layout-mismatch errors in it decoded under `layout_mismatches`).\n"
+      "The report of `tessera explain PATH --json` for text: an XLA OOM report, an HLO module or\n"
+      "any log with shapes, with the layout-mismatch errors in it decoded (`layout_mismatches`).\n"
       "Shapes without tiles get the target's (TPU by default). copies=True: the report of\n"
       "`--copies` for an HLO module: {'copies': [{name, from, to, bytes, kind, fix, ...}]},\n"
       "every instruction that changes a layout, largest first.");
