@@ -196,8 +196,9 @@ std::vector<LayoutDifference> notation_differences(const xla::Shape& a, const xl
   const xla::Layout& la = a.layout;
   const xla::Layout& lb = b.layout;
   if (la.minor_to_major != lb.minor_to_major) {
-    const bool minor_moves =
-        !la.minor_to_major.empty() && la.minor_to_major.front() != lb.minor_to_major.front();
+    // The two may have different ranks (a shape check comparing two arrays): then neither says.
+    const bool minor_moves = !la.minor_to_major.empty() && !lb.minor_to_major.empty() &&
+                             la.minor_to_major.front() != lb.minor_to_major.front();
     out.push_back({"order", order_text(la), order_text(lb),
                    minor_moves
                        ? fmt::format("the most minor dimension changes (dim {} -> dim {}): a "

@@ -85,6 +85,11 @@ TEST(LayoutDiff, NotationDifferencesNameEachProperty) {
                                       xla::Shape{ElementType::kF32, {4, 8}, {{0, 1}, {}, 4, 0, 1}});
   ASSERT_EQ(d.size(), 3u);
   EXPECT_EQ(d[0].what, "order");
+  // Shapes of different ranks (XLA's shape check compares two arrays): no element is assumed.
+  const auto ranks = notation_differences(xla::Shape{ElementType::kF32, {}, {}},
+                                          xla::Shape{ElementType::kF32, {4}, {{0}, {}, 1, 0, 0}});
+  ASSERT_EQ(ranks.size(), 1u);
+  EXPECT_EQ(ranks[0].what, "order");
   EXPECT_EQ(d[1].what, "memory_space");
   EXPECT_EQ(d[2].what, "tail_alignment");
 }
