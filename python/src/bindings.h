@@ -21,6 +21,8 @@ void add_layout_render(nanobind::class_<xla::TiledLayout>& layout);
 void bind_explain(nanobind::module_& module);
 // tessera.explain_input, the JAX layout helpers (input_bindings.cpp).
 void bind_inputs(nanobind::module_& module);
+// tessera.diff, the copies of an HLO module and layout-mismatch errors (diff_bindings.cpp).
+void bind_diff(nanobind::module_& module);
 // tessera.Relayout (the relayout engine's plans) and output buffers.
 void bind_relayout(nanobind::module_& module);
 // tessera.npu: Device, Tensor, Matrix, best_w.

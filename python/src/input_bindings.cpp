@@ -9,8 +9,10 @@
 
 #include "bindings.h"
 #include "python_values.h"
+#include "tessera/inputs/hlo_copies.h"
 #include "tessera/inputs/input_explanation.h"
 #include "tessera/inputs/jax_layout.h"
+#include "tessera/inputs/layout_mismatch.h"
 #include "tessera/xla/notation.h"
 #include "tessera/xla/tiled_layout.h"
 
@@ -22,22 +24,26 @@ void bind_inputs(nb::module_& module) {
   module.def(
       "explain_input",
       [](std::string_view text, std::string_view target, std::vector<int64_t> shards,
-         std::optional<std::string_view> xla_era) {
+         std::optional<std::string_view> xla_era, bool copies) {
+        if (copies) return json_to_python(inputs::copies_json(inputs::find_copies(text)));
         inputs::InputOptions options;
         options.target = explain::parse_target(target);
         options.shards = std::move(shards);
         options.era = explain::xla_era_or_environment(xla_era);
-        return json_to_python(inputs::input_explanation_json(
-            inputs::explain_input(inputs::read_input(text), options)));
+        return json_to_python(inputs::input_report_json(text, options));
       },
       nb::arg("text"), nb::kw_only(), nb::arg("target") = "tpu",
       nb::arg("shards") = std::vector<int64_t>{}, nb::arg("xla_era") = nb::none(),
+      nb::arg("copies") = false,
       "The report of `tessera explain PATH --json` for text: an XLA OOM report (also as a Python "
       "repr on any line of a traceback, and today's one-line message), an HLO module or any log "
-      "with shapes. Shapes without tiles get the target's (TPU by default). Totals count each "
-      "buffer once ('counted', 'same_buffer'). shards applies to shapes written by hand; a "
-      "report's or module's shapes are already per device, and shards= is refused for them. "
-      "xla_era: '2026' (default) or '2020', as for explain.");
+      "with shapes, with the layout-mismatch errors in it decoded ('layout_mismatches'). Shapes "
+      "without tiles get the target's (TPU by default). Totals count each buffer once "
+      "('counted', 'same_buffer'). shards applies to shapes written by hand; a report's or "
+      "module's shapes are already per device, and shards= is refused for them. xla_era: '2026' "
+      "(default) or '2020', as for explain. copies=True: the report of `--copies` for an HLO "
+      "module: {'copies': [{name, from, to, bytes, kind, fix, ...}]}, every instruction that "
+      "changes a layout, largest first.");
   module.def(
       "_jax_layout_shape",
       [](std::string_view shape, std::string_view repr) {

@@ -14,4 +14,5 @@ NB_MODULE(_tessera, module) {
   tessera::python::bind_relayout(module);
   tessera::python::bind_explain(module);
   tessera::python::bind_inputs(module);
+  tessera::python::bind_diff(module);
 }

@@ -12,8 +12,9 @@
 
 The work is done by the C++ library (the same one the `tessera` CLI uses): Layout and IndexMap
 (XLA notation, index maps), to_physical / from_physical / convert / Relayout (the relayout
-engine), explain / tpu_layout and Layout.to_svg (reports and pictures), tessera.npu (NPU local
-memory). Errors are tessera.Error subclasses, themselves ValueErrors, with the CLI's messages.
+engine), explain / tpu_layout and Layout.to_svg (reports and pictures), diff (two layouts of one
+array compared), layout_mismatches (layout errors decoded), tessera.npu (NPU local memory).
+Errors are tessera.Error subclasses, themselves ValueErrors, with the CLI's messages.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from __future__ import annotations
 from . import npu
 from ._conversion import convert, from_physical, to_physical
 from ._dtypes import numpy_dtype, xla_element_type
-from ._explain import explain, explain_input, tpu_layout
+from ._explain import diff, explain, explain_input, tpu_layout
 from ._tessera import (
     ArgumentError,
     BufferSizeError,
@@ -39,6 +40,7 @@ from ._tessera import (
     UnsupportedError,
     __version__,  # TESSERA_VERSION, compiled into the extension from CMakeLists.txt
     empty_bytes,
+    layout_mismatches,
     release_buffers,
 )
 
@@ -59,10 +61,12 @@ __all__ = [
     "StridedArray",
     "UnsupportedError",
     "convert",
+    "diff",
     "empty_bytes",
     "explain",
     "explain_input",
     "from_physical",
+    "layout_mismatches",
     "npu",
     "numpy_dtype",
     "to_physical",

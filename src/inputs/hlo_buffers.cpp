@@ -56,26 +56,17 @@ std::string alias_reason(const std::string& opcode) {
 
 }  // namespace
 
-std::string read_opcode_and_callees(std::string_view rest, const std::string& instruction,
-                                    HloModuleFacts& facts) {
-  std::size_t i = 0;
-  while (i < rest.size() && rest[i] == ' ') ++i;
-  const std::size_t begin = i;
-  while (i < rest.size() && (is_name_char(rest[i]))) ++i;
-  std::string opcode(rest.substr(begin, i - begin));
-  if (i >= rest.size() || rest[i] != '(') opcode.clear();
-  for (std::string_view key :
-       {"calls=", "to_apply=", "body=", "condition=", "true_computation=", "false_computation=",
-        "branch_computations=", "called_computations="}) {
-    for (std::size_t at = rest.find(key); at != std::string_view::npos;
-         at = rest.find(key, at + 1)) {
-      if (at > 0 && rest[at - 1] != ' ' && rest[at - 1] != ',') continue;  // "xcalls="
-      for (std::string& name : names_in(rest.substr(at + key.size()))) {
-        facts.callers.emplace(std::move(name), std::make_pair(opcode, instruction));
-      }
+void record_callees(const HloInstruction& instruction, HloModuleFacts& facts) {
+  for (const HloAttribute& attribute : instruction.attributes) {
+    static constexpr std::array<std::string_view, 8> kCallKeys = {
+        "calls",           "to_apply",          "body",
+        "condition",       "true_computation",  "false_computation",
+        "branch_computations", "called_computations"};
+    if (std::find(kCallKeys.begin(), kCallKeys.end(), attribute.key) == kCallKeys.end()) continue;
+    for (std::string& name : names_in(attribute.value)) {
+      facts.callers.emplace(std::move(name), std::make_pair(instruction.opcode, instruction.name));
     }
   }
-  return opcode;
 }
 
 void mark_shared_buffers(InputReading& reading, const HloModuleFacts& facts) {

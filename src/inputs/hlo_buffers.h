@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "tessera/inputs/hlo_instructions.h"
 #include "tessera/inputs/input_arrays.h"
 
 namespace tessera::inputs {
@@ -36,10 +37,8 @@ struct HloModuleFacts {
   std::map<std::string, std::pair<std::string, std::string>> callers;
 };
 
-// The opcode after an instruction's result shape ("fusion" in " fusion(%a), kind=kLoop"), and
-// the computations the rest of the line calls, into `facts.callers`.
-std::string read_opcode_and_callees(std::string_view rest, const std::string& instruction,
-                                    HloModuleFacts& facts);
+// The computations `instruction` calls (calls=, to_apply=, body=, ...), into `facts.callers`.
+void record_callees(const HloInstruction& instruction, HloModuleFacts& facts);
 
 // Sets InputArray::same_buffer of every array that is not a buffer of its own.
 void mark_shared_buffers(InputReading& reading, const HloModuleFacts& facts);

@@ -53,9 +53,31 @@ std::string child_index(const std::string& parent, std::size_t i) {
   return parent.substr(0, parent.size() - 1) + "," + std::to_string(i) + "}";
 }
 
+constexpr std::size_t kMaxCommentLength = 64;
+
+}  // namespace
+
+void skip_blanks(std::string_view text, std::size_t& pos) {
+  while (pos < text.size()) {
+    if (text[pos] == ' ' || text[pos] == '\t') {
+      ++pos;
+    } else if (text.substr(pos, 2) == "/*") {
+      // HLO's comments are short ("/*index=12345*/"): looking further would make a line of
+      // unclosed "/*" cost quadratic time.
+      const std::size_t end = text.substr(pos, kMaxCommentLength).find("*/", 2);
+      if (end == std::string_view::npos) return;  // not a comment: left for the caller to refuse
+      pos += end + 2;
+    } else {
+      return;
+    }
+  }
+}
+
+namespace {
+
 bool read_into(std::string_view text, std::size_t& pos, const std::string& index, int depth,
                std::vector<ShapeToken>& out) {
-  while (pos < text.size() && text[pos] == ' ') ++pos;
+  skip_blanks(text, pos);
   if (pos >= text.size() || depth > 16) return false;
   if (text[pos] != '(') {
     auto token = array_at(text, pos);
@@ -67,10 +89,10 @@ bool read_into(std::string_view text, std::size_t& pos, const std::string& index
   }
   std::size_t i = pos + 1;
   for (std::size_t element = 0;; ++element) {
-    while (i < text.size() && text[i] == ' ') ++i;
+    skip_blanks(text, i);
     if (i < text.size() && text[i] == ')') break;  // "()" or a trailing element list end
     if (!read_into(text, i, child_index(index, element), depth + 1, out)) return false;
-    while (i < text.size() && text[i] == ' ') ++i;
+    skip_blanks(text, i);
     if (i < text.size() && text[i] == ',') {
       ++i;
       continue;

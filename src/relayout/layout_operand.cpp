@@ -38,15 +38,15 @@ LayoutOperand npu_operand(std::string_view text) {
   if (fields.size() > 5) arguments.mode = fields[5];
   auto tensor = std::make_shared<const npu::LocalTensor>(npu::make_local_tensor(arguments));
   const IndexMap& map = tensor->index_map();
-  return {tensor->element_type(), map.dims(), std::string(text), tensor, &map};
+  return {tensor->element_type(), map.dims(), std::string(text), tensor, &map, tensor};
 }
 
 }  // namespace
 
 LayoutOperand xla_operand(const xla::Shape& shape) {
   auto layout = std::make_shared<const xla::TiledLayout>(shape);
-  return {shape.element_type, shape.dimensions, xla::print_shape(shape), layout,
-          &layout->index_map()};
+  return {shape.element_type,   shape.dimensions, xla::print_shape(shape), layout,
+          &layout->index_map(), nullptr};
 }
 
 LayoutOperand parse_layout_operand(std::string_view text) {

@@ -203,15 +203,40 @@ std::string xml_escape(std::string_view text) {
   return out;
 }
 
+std::string svg_open(double width, double height) {
+  return fmt::format(
+      R"(<svg xmlns="http://www.w3.org/2000/svg" width="{:.0f}" height="{:.0f}" viewBox="0 0 {:.0f} {:.0f}" font-family="DejaVu Sans, Arial, sans-serif">)"
+      "\n"
+      R"(<rect x="0" y="0" width="{:.0f}" height="{:.0f}" fill="#ffffff"/>)"
+      "\n",
+      width, height, width, height, width, height);
+}
+
+std::string grid_labels(const GridWindow& window, const GridPlacement& at,
+                        const std::function<std::string(int64_t)>& row_label) {
+  std::string out;
+  const int64_t every = at.cell >= 24 ? 1 : 8;
+  for (int64_t c = 0; c < window.col_end - window.col_begin; ++c) {
+    const int64_t col = window.col_begin + c;
+    if (col % every != 0) continue;
+    out += fmt::format(
+        R"(<text x="{:.1f}" y="{:.1f}" font-size="{:.1f}" fill="#666" text-anchor="middle">{}</text>)",
+        at.x + (static_cast<double>(c) + 0.5) * at.cell, at.y - 6, at.font, col);
+  }
+  for (int64_t r = 0; r < window.row_end - window.row_begin; ++r) {
+    if ((window.row_begin + r) % every != 0) continue;
+    const std::string label = row_label(r);
+    if (label.empty()) continue;
+    out += fmt::format(
+        R"(<text x="{:.1f}" y="{:.1f}" font-size="{:.1f}" fill="#666" text-anchor="end" dominant-baseline="central">{}</text>)",
+        at.x - 6, at.y + (static_cast<double>(r) + 0.5) * at.cell, at.font, label);
+  }
+  return out;
+}
+
 std::string svg_body(const XlaPicture& p) {
   const Geometry g = geometry(p);
-  std::string out = fmt::format(
-      R"(<svg xmlns="http://www.w3.org/2000/svg" width="{:.0f}" height="{:.0f}" viewBox="0 0 {:.0f} {:.0f}" font-family="DejaVu Sans, Arial, sans-serif">)",
-      g.width, g.height, g.width, g.height);
-  out += "\n";
-  out += fmt::format(R"(<rect x="0" y="0" width="{:.0f}" height="{:.0f}" fill="#ffffff"/>)",
-                     g.width, g.height);
-  out += "\n";
+  std::string out = svg_open(g.width, g.height);
   out += fmt::format(R"(<text x="20" y="30" font-size="18" font-weight="bold">{}</text>)",
                      xml_escape(p.layout));
   out += fmt::format(
@@ -227,25 +252,13 @@ std::string svg_body(const XlaPicture& p) {
   out += fmt::format(R"(<text x="{:.1f}" y="{:.1f}" font-size="13">{}</text>)", g.memory_x - 50,
                      g.grid_y - 26, memory_title);
   out += "\n";
-  // Column numbers over the grid, row indices beside it (every one when they fit).
-  const int64_t label_every = g.cell >= 24 ? 1 : 8;
-  for (int64_t c = 0; c < g.grid_cols; ++c) {
-    const int64_t col = p.window.col_begin + c;
-    if (col % label_every != 0) continue;
-    out += fmt::format(
-        R"(<text x="{:.1f}" y="{:.1f}" font-size="{:.1f}" fill="#666" text-anchor="middle">{}</text>)",
-        g.grid_x + (static_cast<double>(c) + 0.5) * g.cell, g.grid_y - 6, g.font, col);
-  }
-  for (int64_t r = 0; r < g.grid_rows; ++r) {
+  out += grid_labels(p.window, {g.grid_x, g.grid_y, g.cell, g.font}, [&](int64_t r) {
     const std::size_t first = static_cast<std::size_t>(r * g.grid_cols);
-    if (first >= p.grid.size() || (p.window.row_begin + r) % label_every != 0) continue;
+    if (first >= p.grid.size()) return std::string();
     std::vector<int64_t> row_index = p.grid[first].index.value_or(std::vector<int64_t>{});
     if (!row_index.empty() && !p.row_extents.empty()) row_index.pop_back();
-    out += fmt::format(
-        R"(<text x="{:.1f}" y="{:.1f}" font-size="{:.1f}" fill="#666" text-anchor="end" dominant-baseline="central">{}</text>)",
-        g.grid_x - 6, g.grid_y + (static_cast<double>(r) + 0.5) * g.cell, g.font,
-        row_index.empty() ? std::string("0") : join(row_index));
-  }
+    return row_index.empty() ? std::string("0") : join(row_index);
+  });
   for (std::size_t i = 0; i < p.grid.size(); ++i) {
     const PictureCell& c = p.grid[i];
     const double x = g.grid_x + static_cast<double>(static_cast<int64_t>(i) % g.grid_cols) * g.cell;

@@ -8,6 +8,7 @@
 #include <random>
 #include <sstream>
 
+#include "support/fixtures.h"
 #include "tessera/error.h"
 #include "tessera/explain/xla_sizes.h"
 #include "tessera/inputs/input_arrays.h"
@@ -19,11 +20,7 @@ namespace tessera::inputs {
 namespace {
 
 std::string fixture(const std::string& name) {
-  const auto path = std::filesystem::path(TESSERA_TESTS_DIR) / "inputs" / "fixtures" / name;
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
+  return testing::read_fixture(name);
 }
 
 TEST(XlaSizes, PrintsAsXlaDoes) {

@@ -94,6 +94,10 @@ void run_explain(const ExplainArguments& args) {
                       options.pred, options.era, args.json);
     return;
   }
+  if (args.input.copies) {
+    throw Error(ErrorKind::kInvalid,
+                "--copies reads an HLO module: give its file (or '-' for stdin), not a shape");
+  }
   if (!args.shape.empty()) {
     options.target = resolve_target(args.targets, default_target_for(args.shape));
     options.target_is_default = target_is_default(args.targets) && explain::is_tpu(options.target);

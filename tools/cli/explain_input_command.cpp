@@ -10,8 +10,10 @@
 #include "standard_output.h"
 #include "tessera/error.h"
 #include "tessera/file_errors.h"
+#include "tessera/inputs/hlo_copies.h"
 #include "tessera/inputs/input_explanation.h"
 #include "tessera/inputs/jax_layout.h"
+#include "tessera/inputs/layout_mismatch.h"
 #include "tessera/integer_text.h"
 #include "tessera/utf8_text.h"
 #include "tessera/xla/notation.h"
@@ -38,6 +40,10 @@ void add_explain_input_options(CLI::App* explain, ExplainInputArguments& args) {
   explain->add_option("--shards", args.shards,
                       "Shards per dimension, e.g. 8,1: explain the per-device shard (uneven "
                       "shards padded up as XLA does)");
+  explain->add_flag("--copies", args.copies,
+                    "With PATH (an HLO module): every instruction that changes a layout (copy, "
+                    "transpose, reshape, also in fusions), its bytes, largest first, and the "
+                    "program change that removes it");
   explain->add_option("--jax-layout", args.jax_layout,
                       "JAX layout repr for SHAPE: 'Layout(major_to_minor=(0, 1), tiling=((8, "
                       "128),), ...)' or Format(layout=...); major_to_minor is XLA's "
@@ -71,6 +77,23 @@ bool is_explain_input(const std::string& argument) {
   return false;
 }
 
+namespace {
+
+void run_copies(const std::string& argument, const std::string& text,
+                const ExplainInputArguments& args, bool json) {
+  const inputs::HloCopies copies = inputs::find_copies(text);
+  if (json) {
+    auto out = inputs::copies_json(copies);
+    out["input"] = printable_utf8(argument);
+    write_output(out.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n");
+  } else {
+    write_output(inputs::copies_text(copies, args.all ? 0 : kTopArrays));
+  }
+  for (const auto& warning : copies.warnings) write_diagnostic("warning: " + warning + "\n");
+}
+
+}  // namespace
+
 void run_explain_input(const std::string& argument, const ExplainInputArguments& args,
                        explain::Target target, explain::PredStorage pred, explain::XlaEra era,
                        bool json) {
@@ -80,17 +103,25 @@ void run_explain_input(const std::string& argument, const ExplainInputArguments&
                             "their own layouts",
                             argument));
   }
+  const std::string text = inputs::read_input_text(argument);
+  if (args.copies) return run_copies(argument, text, args, json);
   const inputs::InputOptions options = options_for(args, target, pred, era);
-  const inputs::InputReading reading = inputs::read_input(inputs::read_input_text(argument));
-  const inputs::InputExplanation e = inputs::explain_input(reading, options);
+  const inputs::InputExplanation e = inputs::explain_input(inputs::read_input(text), options);
   if (json) {
     // The path is the user's bytes: escaped like every name tessera prints.
-    nlohmann::ordered_json extra = {{"input", printable_utf8(argument)}};
+    nlohmann::ordered_json extra = {
+        {"layout_mismatches",
+         inputs::mismatches_json(inputs::find_layout_mismatches(text))["mismatches"]},
+        {"input", printable_utf8(argument)}};
     if (!options.shards.empty()) extra["shards"] = options.shards;
-    inputs::write_input_explanation_json([](std::string_view text) { write_output(text); }, e,
+    inputs::write_input_explanation_json([](std::string_view part) { write_output(part); }, e,
                                          extra);
   } else {
-    write_output(inputs::input_explanation_text(e, args.all ? 0 : kTopArrays));
+    std::string out = inputs::input_explanation_text(e, args.all ? 0 : kTopArrays);
+    // A pasted layout-mismatch error is decoded beside the arrays it names.
+    const std::vector<inputs::LayoutMismatch> mismatches = inputs::find_layout_mismatches(text);
+    if (!mismatches.empty()) out += "\nlayout mismatches\n" + inputs::mismatches_text(mismatches);
+    write_output(out);
   }
   // Once, on standard error (the JSON carries them too).
   for (const auto& warning : e.warnings) write_diagnostic("warning: " + warning + "\n");

@@ -14,6 +14,7 @@ struct ExplainInputArguments {
   bool all = false;
   std::string shards;
   std::string jax_layout;  // --jax-layout REPR, applied to the SHAPE argument
+  bool copies = false;     // --copies: the instructions of an HLO module that change a layout
 };
 
 void add_explain_input_options(CLI::App* explain, ExplainInputArguments& args);

@@ -30,7 +30,11 @@ struct ShapeToken {
 std::vector<ShapeToken> find_shapes(std::string_view text,
                                     std::size_t limit = static_cast<std::size_t>(-1));
 
-// Reads the array or tuple shape that starts at `text[pos]` (spaces skipped first) and moves
+// Moves `pos` past spaces, tabs and /* comments */: HLO text prints "/*index=5*/" before every
+// fifth element of a long tuple or operand list.
+void skip_blanks(std::string_view text, std::size_t& pos);
+
+// Reads the array or tuple shape that starts at `text[pos]` (blanks skipped first) and moves
 // `pos` past it. Returns nullopt, leaving `pos`, when no shape starts there.
 // Example: read_shape_at("(f32[2]{0}, s32[]) tuple(...)", pos = 0) -> {"{0}" f32[2]{0}},
 //   {"{1}" s32[]}, pos = 18.

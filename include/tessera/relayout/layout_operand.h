@@ -16,6 +16,10 @@
 #include "tessera/index_map.h"
 #include "tessera/xla/shape.h"
 
+namespace tessera::npu {
+class LocalTensor;
+}
+
 namespace tessera::relayout {
 
 struct LayoutOperand {
@@ -24,6 +28,7 @@ struct LayoutOperand {
   std::string text;                   // canonical XLA text, or the NPU text as written
   std::shared_ptr<const void> owner;  // keeps the compiled layout that owns `map` alive
   const IndexMap* map = nullptr;
+  std::shared_ptr<const npu::LocalTensor> npu_tensor;  // the tensor of an "npu:" operand
 };
 
 // Throws tessera::Error (from the XLA or NPU parsers, or kSyntax for a malformed "npu:" text).
