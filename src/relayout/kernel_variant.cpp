@@ -312,7 +312,8 @@ std::vector<KernelVariant> candidate_variants(KernelClass k) {
       v.band_rows = v.group_lines = 0;  // the other target's own
     });
   }
-  changed([](KernelVariant& v) { v.huge_pages = true; });
+  // 2 MiB pages for both sides: for the transposes, whose reads jump a row apart.
+  if (is_transpose(k)) changed([](KernelVariant& v) { v.huge_pages = true; });
   changed([](KernelVariant& v) { v.piece_mib = 4; });
   if (k == KernelClass::kTranspose) {
     // Direct streaming from registers with 64-byte runs; and the rules of the AMD family 19h

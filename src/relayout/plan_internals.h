@@ -2,6 +2,8 @@
 // include path).
 #pragma once
 
+#include <string>
+
 #include "relayout/kernel_variant.h"
 #include "tessera/relayout/relayout_plan.h"
 
@@ -16,5 +18,8 @@ RelayoutPlan plan_without_shuffle(const IndexMap& source, const IndexMap& destin
 // The kernel class of the plan's largest piece of work (KernelClass::kNone when it has none):
 // the class whose variants decide its speed.
 KernelClass main_kernel_class(const RelayoutPlan& plan);
+
+// That piece's variant and where it came from: "staged-r32-l1-g1024-avx3 (model)"; "" for none.
+std::string main_variant(const RelayoutPlan& plan);
 
 }  // namespace tessera::relayout

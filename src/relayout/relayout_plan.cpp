@@ -255,14 +255,11 @@ struct RelayoutPlan::Implementation {
     last &= static_cast<std::byte>((1u << used) - 1);
   }
 
-  KernelClass main_kernel_class() const {
-    KernelClass main = KernelClass::kNone;
-    int64_t most = 0;
+  // The task of the box with the most elements (nullptr without one).
+  const Task* main_task() const {
+    const Task* main = nullptr;
     for (const Task& t : tasks) {
-      if (!t.fill && t.box.elements() > most) {
-        most = t.box.elements();
-        main = t.kernel.kernel_class;
-      }
+      if (!t.fill && (main == nullptr || t.box.elements() > main->box.elements())) main = &t;
     }
     return main;
   }
@@ -475,7 +472,15 @@ struct PlanAccess {
 };
 
 KernelClass main_kernel_class(const RelayoutPlan& plan) {
-  return PlanAccess::of(plan).main_kernel_class();
+  const Task* main = PlanAccess::of(plan).main_task();
+  return main == nullptr ? KernelClass::kNone : main->kernel.kernel_class;
+}
+
+std::string main_variant(const RelayoutPlan& plan) {
+  const Task* main = PlanAccess::of(plan).main_task();
+  if (main == nullptr || main->kernel.kernel_class == KernelClass::kNone) return "";
+  return fmt::format("{} ({})", variant_name(main->kernel.kernel_class, main->kernel.variant),
+                     main->origin);
 }
 
 RelayoutPlan plan_without_shuffle(const IndexMap& source, const IndexMap& destination,
