@@ -169,7 +169,7 @@ std::optional<Measured> run_schedule(const ProblemKey& key, PlannerMode mode,
                                      Clock::time_point deadline, Arena& arena) {
   const int64_t bytes = proxy_bytes();
   const auto layouts = proxy_layouts(key, bytes);
-  if (!layouts) return std::nullopt;
+  if (!layouts || Clock::now() >= deadline) return std::nullopt;
   const LayoutOperand from = parse_layout_operand(layouts->first);
   const LayoutOperand to = parse_layout_operand(layouts->second);
   std::vector<Candidate> candidates;
@@ -214,7 +214,10 @@ std::optional<Measured> run_schedule(const ProblemKey& key, PlannerMode mode,
       round(best(std::max<std::size_t>(3, patient ? (n + 1) / 2 : (n + 2) / 3)), 1)) {
     round(best(patient ? 3 : 2), patient ? 9 : 5);
   }
-  if (candidates[0].seconds.empty()) return std::nullopt;
+  // Out of time before every candidate was timed once: no choice.
+  for (const Candidate& c : candidates) {
+    if (c.seconds.empty()) return std::nullopt;
+  }
   const Candidate* fastest = &candidates[0];
   for (const Candidate& c : candidates) {
     if (!c.seconds.empty() && c.best() < fastest->best()) fastest = &c;
@@ -388,14 +391,18 @@ TuneReport tune(const TuneOptions& options) {
       options.progress({static_cast<int>(j) + 1, static_cast<int>(jobs.size()), what});
     }
     // What is left shared among the jobs left, by the tries their schedules take.
-    const double left = cap - seconds_since(start);
-    if (left <= 0) break;
+    const double left = std::max(0.0, cap - seconds_since(start));
     const double share = left * static_cast<double>(weights[j]) / static_cast<double>(weight_left);
     weight_left -= weights[j];
     const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
                                              std::chrono::duration<double>(share));
     std::optional<Measured> m = measure_and_record(key, mode, deadline, arena);
-    if (!m) continue;
+    if (!m) {
+      report.choices.push_back({key.text(), "", variant_name(key.kernel_class,
+                                                             model_variant(key.kernel_class)),
+                                0, 0, 0, 0, "not measured: out of time (the model stays)"});
+      continue;
+    }
     report.choices.push_back({key.text(), m->choice.variant, m->model, m->choice.ratio,
                               m->choice.model_ratio, m->choice.variants, m->choice.tries, m->why});
   }

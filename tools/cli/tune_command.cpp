@@ -103,12 +103,18 @@ void tune(const TuneArguments& args) {
   }
   const relayout::TuneReport report = relayout::tune(options);
   if (!args.quiet && terminal) std::fputs("\r\033[K", stderr);
+  std::size_t chosen = 0;
   for (const relayout::TuneChoice& c : report.choices) {
+    if (c.variant.empty()) {
+      print(fmt::format("{:<26} {:<32} {}\n", c.problem, c.model_variant, c.why));
+      continue;
+    }
+    ++chosen;
     print(fmt::format("{:<26} {:<32} {}; {} tries\n", c.problem, c.variant, c.why, c.tries));
   }
   relayout::save_wisdom(file);
-  print(fmt::format("wrote {} ({} choice{}) in {:.1f} s\n", printable_utf8(file.string()),
-                    report.choices.size(), report.choices.size() == 1 ? "" : "s", report.seconds));
+  print(fmt::format("wrote {} ({} choice{} measured) in {:.1f} s\n", printable_utf8(file.string()),
+                    chosen, chosen == 1 ? "" : "s", report.seconds));
 }
 
 void install(CLI::App& app) {

@@ -85,7 +85,7 @@ struct TuneOptions {
 
 struct TuneChoice {
   std::string problem;        // the wisdom key: "transpose/4B/page/t2"
-  std::string variant;        // the chosen one
+  std::string variant;        // the chosen one; "" when time ran out first (nothing recorded)
   std::string model_variant;  // estimate's choice without wisdom
   double ratio = 0;           // median time of a copy in the same run over the variant's time
   double model_ratio = 0;
