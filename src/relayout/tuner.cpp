@@ -398,9 +398,9 @@ TuneReport tune(const TuneOptions& options) {
                                              std::chrono::duration<double>(share));
     std::optional<Measured> m = measure_and_record(key, mode, deadline, arena);
     if (!m) {
-      report.choices.push_back({key.text(), "", variant_name(key.kernel_class,
-                                                             model_variant(key.kernel_class)),
-                                0, 0, 0, 0, "not measured: out of time (the model stays)"});
+      report.choices.push_back({key.text(), "",
+                                variant_name(key.kernel_class, model_variant(key.kernel_class)), 0,
+                                0, 0, 0, "not measured: out of time (the model stays)"});
       continue;
     }
     report.choices.push_back({key.text(), m->choice.variant, m->model, m->choice.ratio,

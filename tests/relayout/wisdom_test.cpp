@@ -1,6 +1,8 @@
 // Wisdom (planner.h): where it is read from, what describe() says once it is there, and files
 // that are not this host's wisdom ignored with a warning that names them, in valid UTF-8. The
 // measurements themselves are `tessera tune`'s (tests/cli/test_tune_cli.py).
+#include "relayout/wisdom.h"
+
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
@@ -11,7 +13,6 @@
 #include <string>
 #include <vector>
 
-#include "relayout/wisdom.h"
 #include "tessera/error.h"
 #include "tessera/relayout/layout_operand.h"
 #include "tessera/relayout/planner.h"
@@ -54,8 +55,9 @@ class WisdomTest : public ::testing::Test {
     forget_wisdom();
     previous_ = set_warning_handler([this](const std::string& m) { warnings_.push_back(m); });
     folder_ = fs::temp_directory_path() /
-              ("tessera-wisdom-test-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
-               "-" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+              ("tessera-wisdom-test-" +
+               std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + "-" +
+               ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::create_directories(folder_);
   }
   void TearDown() override {
@@ -187,8 +189,7 @@ TEST_F(WisdomTest, ImportMergesAndRefusesWhatIsNotWisdom) {
     FAIL() << "no error";
   } catch (const Error& e) {
     EXPECT_EQ(e.kind(), ErrorKind::kSyntax);
-    EXPECT_NE(e.message().find("cannot import wisdom from 'x.json': not JSON"),
-              std::string::npos)
+    EXPECT_NE(e.message().find("cannot import wisdom from 'x.json': not JSON"), std::string::npos)
         << e.message();
   }
 }
