@@ -92,7 +92,7 @@ TileBlock tile_block(const StridedBox& box, int64_t source_group, int64_t destin
 }
 
 // Small-tile transposes in blocks: one step of axis 5 (the next tiles along a tile row) times
-// a share of axis 6 (the piece's rows of tiles), transpose_band_rows() source rows; T(8,128) <->
+// a share of axis 6 (the piece's rows of tiles), the variant's band rows; T(8,128) <->
 // transposed on AVX2: 128x128 floats, 16 whole 4 KiB tiles read and 16 whole tiles written per
 // block. Inside a block the tiles go along the sweep (axis 4) and then down axis 6, so each pair of
 // destination tiles is finished before the next; the next block's tiles are prefetched in address
@@ -209,14 +209,14 @@ void grouped_transpose_box(const StridedBox& box, const CopyKernel& k, const std
     // A plain matrix read across (NumPy's Fortran order into T(8,128)): the tiles' source rows
     // are one stride apart, axis 4 steps 16 elements along them and axis 5 steps 16 rows on,
     // which is the next 16 destination columns. Axis 5 goes innermost, in chunks of
-    // transpose_band_rows() source rows: each step of axis 4 then fills the chunk's part of the
+    // the variant's band rows: each step of axis 4 then fills the chunk's part of the
     // destination's tile rows (T(8,128), 32 rows: 128-byte runs; 128 rows: two whole 4 KiB
     // tiles) instead of one 64-byte line per tile row 512 KiB apart. Prefetches:
     // - 128-row chunks (AVX2): each step asks for the next step's line in every row. f32[8192,8192]
     //   Fortran order -> T(8,128), EPYC Zen 3, 2 threads, time over the C-order conversion's:
     //   1.79-1.83x -> 1.65-1.66x (1 thread 2.2x).
     // - 32-row chunks (AVX-512): the next group of steps, whole row pieces in address order
-    //   (transpose_prefetch_group_lines(): 2 KiB of each row, one row per step), as
+    //   (the variant's group lines: 2 KiB of each row, one row per step), as
     //   staged_transpose_tiles does. EPYC Zen 5, 1 thread: 128-row chunks 2.3-2.5x; 32 rows with
     //   a line per row 4 steps ahead 1.5-1.55x (1 step 1.9-2.2x, 8 steps 1.8x); then the group
     //   prefetch, ratio to a streaming copy, f32[8192,8192]: 0.66-0.70 -> 0.84-0.90 (C order
