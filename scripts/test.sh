@@ -44,8 +44,11 @@ fi
 
 stage "Python package: pip wheel ., installed in a fresh venv; its tests (XLA oracle included)"
 # One build serves both checks: the wheel is what `pip install .` would build and install.
-# jax/jaxlib are only the tests' oracle (tests/python/test_xla_oracle.py), not a dependency.
-"$python" -c "import jax" >/dev/null 2>&1 || "$python" -m pip install -q jax jaxlib
+# jax[tpu] is only the tests' oracle, not a dependency: XLA's parser for the notation
+# (tests/python/test_xla_oracle.py) and libtpu, the real TPU compiler, run deviceless on fresh
+# random arrays (tests/python/test_tpu_compiler_live.py). About 20 s to install.
+"$python" -c "import jax, libtpu; assert jax.__version__ == '0.10.2'" >/dev/null 2>&1 ||
+  "$python" -m pip install -q --disable-pip-version-check "jax[tpu]==0.10.2"
 rm -rf build/wheelhouse build/python-venv
 # The release build's compiler (c++, where scikit-build-core would pick g++: another name misses
 # the cache), warnings as errors, and a build directory at build/release's depth.

@@ -27,10 +27,15 @@ explain::PredStorage pred_storage(bool pred_one_bit, int pred_bits) {
 // The same target choice as `tessera explain`: the given one, else TESSERA_TARGET, else the TPU
 // for a shape written without tiles.
 // shards: the per-device shard is explained (inputs::sharded_shape_text), as with --shards.
+explain::XlaEra era_of(std::optional<std::string_view> xla_era) {
+  return explain::xla_era_or_environment(xla_era);
+}
+
 nb::dict explain_text(std::string_view text, std::optional<std::string_view> target,
                       bool pred_one_bit, int pred_bits, std::size_t max_suggestions,
-                      const std::vector<int64_t>& shards) {
+                      const std::vector<int64_t>& shards, std::optional<std::string_view> xla_era) {
   explain::ExplainOptions options;
+  options.era = era_of(xla_era);
   options.target = explain::target_or_environment(
       target, explain::explain_default_target(xla::parse_shape(text)));
   options.target_is_default = !target && !explain::environment_names_target();
@@ -54,7 +59,9 @@ constexpr const char* kExplainDoc =
     "suggestions (other layouts ranked by bytes saved, best first; equivalent ones grouped under\n"
     "`alternatives`) and fixes (reshape and pad changes to the program). target: 'tpu',\n"
     "'tpu-v2'..'tpu-v7x' or 'none'; by default TESSERA_TARGET, else 'tpu' for a shape written\n"
-    "without tiles. pred_bits: 32, 8 or 1 (0: the generation's); pred_one_bit is pred_bits=1.";
+    "without tiles. pred_bits: 32, 8 or 1 (0: the generation's); pred_one_bit is pred_bits=1.\n"
+    "xla_era: '2026' (default: today's compiler, which also orders a device array's dims) or\n"
+    "'2020' (the public 2019-2021 reports); None means TESSERA_XLA_ERA when set.";
 
 }  // namespace
 
@@ -62,40 +69,45 @@ void add_layout_explain(nb::class_<xla::TiledLayout>& layout) {
   layout.def(
       "explain",
       [](const xla::TiledLayout& l, std::optional<std::string_view> target, bool pred_one_bit,
-         int pred_bits, std::size_t max_suggestions) {
+         int pred_bits, std::size_t max_suggestions, std::optional<std::string_view> xla_era) {
         return explain_text(xla::print_shape(l.shape()), target, pred_one_bit, pred_bits,
-                            max_suggestions, {});
+                            max_suggestions, {}, xla_era);
       },
       nb::kw_only(), nb::arg("target") = nb::none(), nb::arg("pred_one_bit") = false,
-      nb::arg("pred_bits") = 0, nb::arg("max_suggestions") = 10, kExplainDoc);
+      nb::arg("pred_bits") = 0, nb::arg("max_suggestions") = 10, nb::arg("xla_era") = nb::none(),
+      kExplainDoc);
 }
 
 void bind_explain(nb::module_& module) {
-  module.def("explain", &explain_text, nb::arg("shape"), nb::kw_only(),
-             nb::arg("target") = nb::none(), nb::arg("pred_one_bit") = false,
-             nb::arg("pred_bits") = 0, nb::arg("max_suggestions") = 10,
-             nb::arg("shards") = std::vector<int64_t>{}, kExplainDoc);
+  module.def(
+      "explain", &explain_text, nb::arg("shape"), nb::kw_only(), nb::arg("target") = nb::none(),
+      nb::arg("pred_one_bit") = false, nb::arg("pred_bits") = 0, nb::arg("max_suggestions") = 10,
+      nb::arg("shards") = std::vector<int64_t>{}, nb::arg("xla_era") = nb::none(), kExplainDoc);
   module.def(
       "_with_target",
-      [](std::string_view shape_text, std::optional<std::string_view> target, int pred_bits) {
-        return xla::TiledLayout(
-            explain::apply_target(xla::parse_shape(shape_text),
-                                  explain::target_or_environment(target, explain::Target::kNone),
-                                  explain::parse_pred_bits(pred_bits)));
+      [](std::string_view shape_text, std::optional<std::string_view> target, int pred_bits,
+         std::optional<std::string_view> xla_era) {
+        return xla::TiledLayout(explain::layout_for_target(
+            shape_text, explain::target_or_environment(target, explain::Target::kNone),
+            explain::parse_pred_bits(pred_bits), era_of(xla_era)));
       },
       nb::arg("shape"), nb::arg("target") = nb::none(), nb::arg("pred_bits") = 0,
+      nb::arg("xla_era") = nb::none(),
       "The layout of a shape's text with the target's tiles when a target is given or "
-      "TESSERA_TARGET names one (and the shape names no tiles); as written otherwise.");
+      "TESSERA_TARGET names one (and the shape names no tiles; a shape without a layout gets the "
+      "compiler's dimension order too); as written otherwise.");
   module.def(
       "_tpu_layout",
-      [](std::string_view shape_text, bool pred_one_bit) {
-        const explain::PredStorage pred =
-            pred_one_bit ? explain::PredStorage::kOneBit : explain::PredStorage::kFourBytes;
-        return xla::TiledLayout(
-            explain::apply_target(xla::parse_shape(shape_text), explain::Target::kTpu, pred));
+      [](std::string_view shape_text, std::optional<std::string_view> target, int pred_bits,
+         std::optional<std::string_view> xla_era) {
+        return xla::TiledLayout(explain::layout_for_target(
+            shape_text, explain::target_or_environment(target, explain::Target::kTpu),
+            explain::parse_pred_bits(pred_bits), era_of(xla_era)));
       },
-      nb::arg("shape"), nb::arg("pred_one_bit") = false,
-      "The TPU target profile's layout for a shape written without tiles.");
+      nb::arg("shape"), nb::arg("target") = nb::none(), nb::arg("pred_bits") = 0,
+      nb::arg("xla_era") = nb::none(),
+      "The layout a TPU gives a shape written without tiles: target (default TESSERA_TARGET, "
+      "else tpu) and xla_era as for explain.");
 }
 
 }  // namespace tessera::python

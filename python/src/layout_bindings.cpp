@@ -45,17 +45,20 @@ void bind_layout(nb::module_& module) {
           nb::arg("text"))
       .def_static(
           "parse",
-          [](std::string_view text, std::optional<std::string_view> target, int pred_bits) {
-            return TiledLayout(explain::apply_target(
-                xla::parse_shape(text),
-                explain::target_or_environment(target, explain::Target::kNone),
-                explain::parse_pred_bits(pred_bits)));
+          [](std::string_view text, std::optional<std::string_view> target, int pred_bits,
+             std::optional<std::string_view> xla_era) {
+            return TiledLayout(explain::layout_for_target(
+                text, explain::target_or_environment(target, explain::Target::kNone),
+                explain::parse_pred_bits(pred_bits), explain::xla_era_or_environment(xla_era)));
           },
           nb::arg("text"), nb::kw_only(), nb::arg("target") = nb::none(), nb::arg("pred_bits") = 0,
+          nb::arg("xla_era") = nb::none(),
           "Parses 'f32[3,5]{1,0:T(2,2)}'. A shape written without tiles gets the tiles of\n"
           "target ('tpu', 'tpu-v2'..'tpu-v7x'), or of TESSERA_TARGET when target is None and\n"
           "it is set; target='none' or neither keeps it as written (like the constructor).\n"
-          "Example: str(Layout.parse('f32[1024,3]', target='tpu')) == 'f32[1024,3]{1,0:T(8,128)}'.")
+          "A shape written without any layout is a device array: it also gets the order the\n"
+          "compiler gives it (xla_era '2026', the default; '2020' keeps the written order).\n"
+          "Example: str(Layout.parse('f32[1024,3]', target='tpu')) == 'f32[1024,3]{0,1:T(4,128)}'.")
       .def("__str__", [](const TiledLayout& l) { return xla::print_shape(l.shape()); })
       .def("__repr__",
            [](const TiledLayout& l) { return "Layout('" + xla::print_shape(l.shape()) + "')"; })

@@ -53,6 +53,7 @@ def explain(
     pred_bits: int = 0,
     max_suggestions: int = 10,
     shards: Optional[Sequence[int]] = None,
+    xla_era: Optional[str] = None,
 ) -> dict:
     """The report of `tessera explain --json`: of a shape's text, a Layout, or a JAX array (its
     x.format layout when it has one): suggestions (other layouts; equivalent ones grouped under
@@ -60,7 +61,10 @@ def explain(
     dimension; the per-device shard is explained (uneven shards padded up, as XLA does) and the
     fixes say what to change per shard. target: 'tpu', 'tpu-v2'..'tpu-v7x' or
     'none'; None means TESSERA_TARGET when set, else tpu for a shape written without tiles (as
-    `tessera explain`). pred_bits: 32, 8 or 1 (0: the target's own pred storage)."""
+    `tessera explain`). pred_bits: 32, 8 or 1 (0: the target's own pred storage). xla_era:
+    '2026' (today's compiler, the default; it also orders the dims of a shape written without a
+    layout, as it does a device array's) or '2020' (the public 2019-2021 reports); None means
+    TESSERA_XLA_ERA when set."""
     if isinstance(shape, Layout):
         text = str(shape)
     elif isinstance(shape, str):
@@ -73,28 +77,41 @@ def explain(
             text = _tessera._jax_layout_shape(text, repr(layout))
     return _tessera.explain(text, target=target, pred_one_bit=pred_one_bit, pred_bits=pred_bits,
                             max_suggestions=max_suggestions,
-                            shards=[int(s) for s in shards] if shards is not None else [])
+                            shards=[int(s) for s in shards] if shards is not None else [],
+                            xla_era=xla_era)
 
 
 def tpu_layout(
     dtype: Any,
     shape: Sequence[int],
-    minor_to_major: Optional[Sequence[int]] = None,
+    target: Optional[str] = None,
     *,
+    minor_to_major: Optional[Sequence[int]] = None,
+    pred_bits: int = 0,
     pred_one_bit: bool = False,
+    xla_era: Optional[str] = None,
 ) -> Layout:
-    """The layout a TPU gives an array (the target profile of tiled_layout.md, "Examples of
-    tiling formats"; README: "Target profiles"): 32-bit -> T(8,128), or (2,128)/(4,128) when the
-    second most minor dimension is 1-2/3-4; 16-bit -> (8,128)(2,1); 8-bit -> (8,128)(4,1);
-    pred -> T(8,128)E(32), or (32,128)(32,1)E(1) with pred_one_bit.
+    """The layout a TPU stores a device array in: with the default xla_era ('2026'), what
+    libtpu gives jax.device_put(x) on `target` -- equal to
+    jax.jit(f).lower(...).compile().input_formats' layout (docs/reference/tpu-targets.md;
+    tests/python/test_tpu_compiler_live.py checks it against the real compiler). The compiler
+    chooses the dimension order: f32[1024,3] is stored {0,1:T(4,128)}, not row-major.
 
     dtype: an XLA type name ("bf16") or a NumPy dtype (np.float32, ml_dtypes.bfloat16).
-    minor_to_major: the dimension order, row-major ({rank-1,...,0}) by default.
+    target: 'tpu' (tpu-v5e), 'tpu-v2'..'tpu-v7x'; None means TESSERA_TARGET, else 'tpu'.
+    minor_to_major: a dimension order to keep instead of the compiler's (an array whose layout
+      the program fixes); the tiles are then those of that order.
+    pred_bits: 32, 8 or 1 (0: the generation's own pred storage); pred_one_bit is pred_bits=1.
+    xla_era: '2020' reproduces the public 2019-2021 reports (row-major, pred as E(32)).
 
-    Example: str(tpu_layout("bf16", (32, 256))) == "bf16[32,256]{1,0:T(8,128)(2,1)}".
+    Example: str(tpu_layout("f32", (1024, 3), "tpu-v5e")) == "f32[1024,3]{0,1:T(4,128)}".
     """
+    if target is not None and not isinstance(target, str):
+        # The third argument was minor_to_major before targets were generations.
+        minor_to_major, target = target, None
     name = dtype if isinstance(dtype, str) else xla_element_type(dtype)
     dims = ",".join(str(int(d)) for d in shape)
-    order = minor_to_major if minor_to_major is not None else range(len(shape) - 1, -1, -1)
-    text = f"{name}[{dims}]{{{','.join(str(int(d)) for d in order)}}}"
-    return _tessera._tpu_layout(text, pred_one_bit)
+    text = f"{name}[{dims}]"
+    if minor_to_major is not None:
+        text += "{" + ",".join(str(int(d)) for d in minor_to_major) + "}"
+    return _tessera._tpu_layout(text, target, 1 if pred_one_bit else pred_bits, xla_era)

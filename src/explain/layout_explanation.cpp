@@ -1,6 +1,7 @@
 #include "tessera/explain/layout_explanation.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <array>
@@ -45,22 +46,36 @@ std::string human_bytes(int64_t bytes) {
 
 LayoutExplanation explain_layout(std::string_view shape_text, const ExplainOptions& options) {
   TileChoice choice;
+  bool layout_written = false;
+  const xla::Shape written = xla::parse_shape(shape_text, layout_written);
+  const Target target =
+      options.target == Target::kNone ? Target::kNone : resolve_target(options.target, options.era);
   xla::Shape shape =
-      apply_target(xla::parse_shape(shape_text), options.target, options.pred, &choice);
+      apply_target(written, target, options.pred, &choice, options.era,
+                   layout_written ? DimensionOrder::kAsWritten : DimensionOrder::kCompilerChooses);
   xla::TiledLayout layout(shape);
   const int64_t logical_bytes =
       bytes_for_bits(layout.logical_elements(), bit_width(shape.element_type));
   std::vector<PaddingSource> padding = padding_breakdown(layout);
   std::vector<LayoutSuggestion> suggestions = suggest_layouts(
-      shape, layout.size_bytes(), options.target, options.pred, options.max_suggestions);
+      shape, layout.size_bytes(), target, options.pred, options.max_suggestions, options.era);
   std::vector<ProgramFix> fixes =
-      program_fixes(shape, layout.size_bytes(), options.target, options.pred,
-                    options.max_suggestions, options.split);
+      program_fixes(shape, layout.size_bytes(), target, options.pred, options.max_suggestions,
+                    options.split, options.era);
   std::erase_if(fixes, [](const ProgramFix& f) { return f.kind != "reshape" && f.kind != "pad"; });
   const int64_t unpadded = unpadded_bytes(shape);
+  std::string written_order_layout;
+  if (choice.reordered) {
+    xla::Shape as_written = written;
+    written_order_layout =
+        xla::print_shape(apply_target(as_written, target, options.pred, nullptr, options.era));
+  }
   return LayoutExplanation{std::string(shape_text),
-                           options.target,
+                           target,
+                           options.era,
                            choice.rule,
+                           std::move(written_order_layout),
+                           choice.written_order_bytes,
                            options.target_is_default,
                            std::move(layout),
                            logical_bytes,
@@ -101,7 +116,12 @@ nlohmann::ordered_json explanation_json(const LayoutExplanation& e) {
   return {
       {"input", e.input},
       {"target", target_name(e.target)},
+      {"xla_era", xla_era_name(e.era)},
       {"tile_rule", e.tile_rule},
+      {"written_order", e.written_order_layout.empty()
+                            ? nlohmann::ordered_json(nullptr)
+                            : nlohmann::ordered_json{{"layout", e.written_order_layout},
+                                                     {"size_bytes", e.written_order_bytes}}},
       {"layout", report["canonical"]},
       {"dtype", report["dtype"]},
       {"element_bits", report["element_bits"]},
@@ -132,11 +152,18 @@ std::string explanation_text(const LayoutExplanation& e) {
   std::string out;
   out += fmt::format("layout            {}\n", xla::print_shape(e.layout.shape()));
   if (e.target != Target::kNone) {
-    out += fmt::format("target            {}{}: {}{}\n", target_name(e.target),
-                       e.target == Target::kTpu ? " (tpu)" : "", e.tile_rule,
+    out += fmt::format("target            {} (XLA era {}): {}{}\n", target_name(e.target),
+                       xla_era_name(e.era), e.tile_rule,
                        e.target_is_default ? " (the default for a shape without tiles; --target "
                                              "none for the layout as written)"
                                            : "");
+  }
+  if (!e.written_order_layout.empty()) {
+    out += fmt::format(
+        "dimension order   the compiler stores this device array as minor_to_major {{{}}}; in "
+        "the written order, {}, it would take {}\n",
+        fmt::join(e.layout.shape().layout.minor_to_major, ","), e.written_order_layout,
+        human_bytes(e.written_order_bytes));
   }
   out += fmt::format("data              {} ({} bytes: {} elements x {} bits)\n",
                      human_bytes(e.logical_bytes), e.logical_bytes, e.layout.logical_elements(),
@@ -198,8 +225,12 @@ std::vector<DefaultExample> default_examples() {
   return {
       {"F32[3,5]{1,0:T(2,2)}", Target::kNone,
        "The tiled layout spec's Figure 1: F32[3,5] in 2x2 tiles (element (2,3) is at 17)"},
-      {"s32[2048,1,128,128,4]", Target::kTpu,
-       "Why does s32[2048,1,128,128,4] take 32x its size on a TPU?"},
+      {"f32[1024,3]", Target::kTpu,
+       "How does a TPU store the device array f32[1024,3]? (The compiler orders its dims so "
+       "that it takes 16 KiB, not 512 KiB.)"},
+      {"s32[2048,1,128,128,4]{4,3,2,1,0}", Target::kTpu,
+       "Why does s32[2048,1,128,128,4]{4,3,2,1,0}, a program's intermediate as an OOM report "
+       "prints it, take 32x its size on a TPU?"},
   };
 }
 

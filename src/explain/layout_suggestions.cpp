@@ -71,13 +71,13 @@ std::vector<std::vector<int64_t>> candidate_orders(const xla::Shape& shape) {
 }
 
 xla::Shape relaid(const xla::Shape& shape, const std::vector<int64_t>& m2m, Target target,
-                  PredStorage pred) {
+                  PredStorage pred, XlaEra era) {
   xla::Shape out = shape;
   out.layout.minor_to_major = m2m;
   if (target != Target::kNone) {
     out.layout.tiles.clear();
     out.layout.element_size_in_bits = 0;
-    out = apply_target(std::move(out), target, pred);
+    out = apply_target(std::move(out), target, pred, nullptr, era);
   }
   return out;
 }
@@ -91,7 +91,8 @@ std::string pred_storage_change(PredStorage storage) {
 }  // namespace
 
 std::vector<LayoutSuggestion> suggest_layouts(const xla::Shape& shape, int64_t current_size_bytes,
-                                              Target target, PredStorage pred, std::size_t limit) {
+                                              Target target, PredStorage pred, std::size_t limit,
+                                              XlaEra era) {
   std::vector<Candidate> candidates;
   const auto& current = shape.layout.minor_to_major;
   for (const auto& order : candidate_orders(shape)) {
@@ -100,16 +101,19 @@ std::vector<LayoutSuggestion> suggest_layouts(const xla::Shape& shape, int64_t c
       if (order[i] != current[i]) moved = static_cast<int>(i) + 1;
     }
     candidates.push_back(
-        {"reorder", relaid(shape, order, target, pred), describe_order(order), moved});
+        {"reorder", relaid(shape, order, target, pred, era), describe_order(order), moved});
   }
   if (is_tpu(target) && shape.element_type == ElementType::kPred) {
     const PredStorage current_pred =
-        pred == PredStorage::kTargetDefault ? tpu_generation(target).pred : pred;
+        pred == PredStorage::kTargetDefault
+            ? (era == XlaEra::k2020 ? tpu_generation(resolve_target(target, era)).pred
+                                    : PredStorage::kOneByte)
+            : pred;
     for (PredStorage other :
          {PredStorage::kFourBytes, PredStorage::kOneByte, PredStorage::kOneBit}) {
       if (other == current_pred) continue;
       candidates.push_back(
-          {"storage", relaid(shape, current, target, other), pred_storage_change(other), 1});
+          {"storage", relaid(shape, current, target, other, era), pred_storage_change(other), 1});
     }
   }
   const std::string current_text = xla::print_shape(shape);

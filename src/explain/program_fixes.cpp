@@ -27,7 +27,7 @@ std::vector<int64_t> major_to_minor(const std::vector<int64_t>& m2m) {
 
 // Merging dims b and b+1 keeps every element's memory order when b+1 sits right below b in
 // minor_to_major; only then is a reshape free of data movement.
-void add_merges(const xla::Shape& shape, Target target, PredStorage pred,
+void add_merges(const xla::Shape& shape, Target target, PredStorage pred, XlaEra era,
                 std::vector<ProgramFix>& out) {
   const auto& m2m = shape.layout.minor_to_major;
   for (std::size_t k = 0; k + 1 < m2m.size(); ++k) {
@@ -41,7 +41,7 @@ void add_merges(const xla::Shape& shape, Target target, PredStorage pred,
     for (int64_t d : m2m) {
       if (d != minor) merged.layout.minor_to_major.push_back(d > minor ? d - 1 : d);
     }
-    merged = with_target_tiles(std::move(merged), target, pred);
+    merged = with_target_tiles(std::move(merged), target, pred, era);
     out.push_back({"reshape",
                    xla::print_shape(merged),
                    xla::TiledLayout(merged).size_bytes(),
@@ -53,17 +53,17 @@ void add_merges(const xla::Shape& shape, Target target, PredStorage pred,
 
 // The whole array as rows of 128 lanes, the TPU tile's width: no dimension is padded when the
 // element count divides into full (8,128) tiles.
-void add_lanes(const xla::Shape& shape, Target target, PredStorage pred,
+void add_lanes(const xla::Shape& shape, Target target, PredStorage pred, XlaEra era,
                std::vector<ProgramFix>& out) {
   constexpr int64_t kLanes = 128;
   int64_t elements = 1;
   for (int64_t d : shape.dimensions) elements *= d;
-  if (target != Target::kTpu || shape.rank() < 2 || elements % kLanes != 0) return;
+  if (!is_tpu(target) || shape.rank() < 2 || elements % kLanes != 0) return;
   if (shape.dimensions.back() == kLanes) return;
   xla::Shape lanes = shape;
   lanes.dimensions = {elements / kLanes, kLanes};
   lanes.layout.minor_to_major = {1, 0};
-  lanes = with_target_tiles(std::move(lanes), target, pred);
+  lanes = with_target_tiles(std::move(lanes), target, pred, era);
   out.push_back({"reshape",
                  xla::print_shape(lanes),
                  xla::TiledLayout(lanes).size_bytes(),
@@ -76,12 +76,12 @@ void add_lanes(const xla::Shape& shape, Target target, PredStorage pred,
 
 }  // namespace
 
-xla::Shape with_target_tiles(xla::Shape shape, Target target, PredStorage pred) {
+xla::Shape with_target_tiles(xla::Shape shape, Target target, PredStorage pred, XlaEra era) {
   if (target != Target::kNone) {
     shape.layout.tiles.clear();
     shape.layout.element_size_in_bits = 0;
   }
-  return apply_target(std::move(shape), target, pred);
+  return apply_target(std::move(shape), target, pred, nullptr, era);
 }
 
 bool is_sharded(const ShardSplit& split) {
@@ -93,11 +93,12 @@ std::string python_tuple(const std::vector<int64_t>& values) {
   return fmt::format("({})", fmt::join(values, ", "));
 }
 
-std::vector<ProgramFix> reshape_fixes(const xla::Shape& shape, Target target, PredStorage pred) {
+std::vector<ProgramFix> reshape_fixes(const xla::Shape& shape, Target target, PredStorage pred,
+                                      XlaEra era) {
   std::vector<ProgramFix> out;
   if (!shape.dimensions.empty() && shape.layout.tiles.size() <= 3) {
-    add_merges(shape, target, pred, out);
-    add_lanes(shape, target, pred, out);
+    add_merges(shape, target, pred, era, out);
+    add_lanes(shape, target, pred, era, out);
   }
   return out;
 }
@@ -111,10 +112,10 @@ std::string transpose_cause(const xla::Shape& shape) {
 }
 
 std::vector<ProgramFix> program_fixes(const xla::Shape& shape, int64_t size_bytes, Target target,
-                                      PredStorage pred, std::size_t limit,
-                                      const ShardSplit& split) {
-  std::vector<ProgramFix> candidates = reshape_fixes(shape, target, pred);
-  for (const LayoutSuggestion& s : suggest_layouts(shape, size_bytes, target, pred, 10000)) {
+                                      PredStorage pred, std::size_t limit, const ShardSplit& split,
+                                      XlaEra era) {
+  std::vector<ProgramFix> candidates = reshape_fixes(shape, target, pred, era);
+  for (const LayoutSuggestion& s : suggest_layouts(shape, size_bytes, target, pred, 10000, era)) {
     if (s.change.rfind("pred stored", 0) == 0) {
       // A storage the profile in use does not hold (1-bit pred on today's TPUs) is never offered.
       if (pred == PredStorage::kOneBit) {
@@ -135,7 +136,7 @@ std::vector<ProgramFix> program_fixes(const xla::Shape& shape, int64_t size_byte
   int64_t best_without_pad = size_bytes;
   for (const ProgramFix& c : candidates)
     best_without_pad = std::min(best_without_pad, c.size_bytes);
-  for (ProgramFix& pad : pad_fixes(shape, target, pred, split, best_without_pad)) {
+  for (ProgramFix& pad : pad_fixes(shape, target, pred, split, best_without_pad, era)) {
     candidates.push_back(std::move(pad));
   }
   for (ProgramFix& c : candidates) {

@@ -8,12 +8,18 @@
 
 namespace tessera::explain {
 
-std::optional<TargetNote> target_note(const xla::Shape& shape, Target target, PredStorage pred) {
+std::optional<TargetNote> target_note(const xla::Shape& shape, Target target, PredStorage pred,
+                                      XlaEra era, DimensionOrder order) {
   if (target == Target::kNone || !is_untiled(shape)) return std::nullopt;
   TileChoice choice;
-  const xla::Shape tiled = apply_target(shape, target, pred, &choice);
-  return TargetNote{target, xla::print_shape(tiled), xla::TiledLayout(tiled).size_bytes(),
-                    unpadded_bytes(tiled), choice.rule};
+  const Target generation = resolve_target(target, era);
+  const xla::Shape tiled = apply_target(shape, generation, pred, &choice, era, order);
+  return TargetNote{generation,
+                    target != Target::kTpu,
+                    xla::print_shape(tiled),
+                    xla::TiledLayout(tiled).size_bytes(),
+                    unpadded_bytes(tiled),
+                    choice.rule};
 }
 
 nlohmann::ordered_json target_note_json(const TargetNote& note) {
@@ -30,7 +36,7 @@ std::string target_note_text(const TargetNote& note) {
                      note.layout, xla_size_text(note.size_bytes), note.size_bytes,
                      xla_expansion_text(note.size_bytes, note.unpadded_bytes),
                      target_name(note.target),
-                     note.target == Target::kTpu ? "tpu" : target_name(note.target));
+                     note.target_named ? target_name(note.target) : "tpu");
 }
 
 nlohmann::ordered_json info_json(const xla::TiledLayout& layout,

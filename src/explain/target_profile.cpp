@@ -6,7 +6,10 @@
 #include <algorithm>
 #include <array>
 
+#include "tessera/explain/tpu_compiler_model.h"
 #include "tessera/explain/tpu_generations.h"
+#include "tessera/xla/notation.h"
+#include "tessera/xla/tiled_layout.h"
 
 namespace tessera::explain {
 namespace {
@@ -32,7 +35,11 @@ constexpr int64_t kScalarTile = 256;  // f32[]{:T(256)}; bf16[]{:T(512)(2,1)} is
 
 PredStorage resolved_pred(PredStorage pred, Target target) {
   if (pred != PredStorage::kTargetDefault) return pred;
-  return tpu_generation(target == Target::kNone ? Target::kTpu : target).pred;
+  return tpu_generation(target).pred;
+}
+
+Target generation_of(Target target, XlaEra era) {
+  return resolve_target(target == Target::kNone ? Target::kTpu : target, era);
 }
 
 }  // namespace
@@ -63,8 +70,10 @@ int tpu_stored_bits(ElementType type, PredStorage pred) {
 }
 
 TileChoice choose_tpu_tiles(ElementType type, std::span<const int64_t> physical_order_dims,
-                            PredStorage pred, Target target) {
-  const TpuGeneration& generation = tpu_generation(target == Target::kNone ? Target::kTpu : target);
+                            PredStorage pred, Target target, XlaEra era) {
+  target = generation_of(target, era);
+  if (era == XlaEra::k2026) return libtpu_tiles(type, physical_order_dims, target, pred);
+  const TpuGeneration& generation = tpu_generation(target);
   TileChoice choice;
   const int bits = tpu_stored_bits(type, resolved_pred(pred, target));
   const int64_t packing = bits < kTpuWordBits ? kTpuWordBits / bits : 1;
@@ -126,19 +135,54 @@ Target explain_default_target(const xla::Shape& shape) {
   return is_untiled(shape) ? Target::kTpu : Target::kNone;
 }
 
-xla::Shape apply_target(xla::Shape shape, Target target, PredStorage pred, TileChoice* choice) {
+xla::Shape layout_for_target(std::string_view text, Target target, PredStorage pred, XlaEra era,
+                             TileChoice* choice) {
+  bool layout_written = false;
+  xla::Shape shape = xla::parse_shape(text, layout_written);
   if (target == Target::kNone) return shape;
+  return apply_target(
+      std::move(shape), resolve_target(target, era), pred, choice, era,
+      layout_written ? DimensionOrder::kAsWritten : DimensionOrder::kCompilerChooses);
+}
+
+Target resolve_target(Target target, XlaEra era) {
+  if (target != Target::kTpu) return target;
+  return era == XlaEra::k2020 ? Target::kTpuV3 : Target::kTpuV5e;
+}
+
+xla::Shape apply_target(xla::Shape shape, Target target, PredStorage pred, TileChoice* choice,
+                        XlaEra era, DimensionOrder order) {
+  if (target == Target::kNone) return shape;
+  target = resolve_target(target, era);
   if (!is_untiled(shape)) {
     if (choice) {
-      *choice = TileChoice{shape.layout.tiles, shape.layout.element_size_in_bits,
-                           "layout written with tiles or E(n): kept as written"};
+      *choice = TileChoice{};
+      choice->tiles = shape.layout.tiles;
+      choice->element_size_in_bits = shape.layout.element_size_in_bits;
+      choice->rule = "layout written with tiles or E(n): kept as written";
     }
     return shape;
+  }
+  if (era == XlaEra::k2026 && order == DimensionOrder::kCompilerChooses) {
+    TileChoice chosen;
+    xla::Shape device =
+        libtpu_device_shape(shape.element_type, shape.dimensions, target, pred, &chosen);
+    device.layout.memory_space = shape.layout.memory_space;
+    device.layout.tail_padding_alignment_in_elements =
+        shape.layout.tail_padding_alignment_in_elements;
+    if (device.layout.minor_to_major != shape.layout.minor_to_major) {
+      chosen.reordered = true;
+      chosen.written_minor_to_major = shape.layout.minor_to_major;
+      chosen.written_order_bytes =
+          xla::TiledLayout(apply_target(shape, target, pred, nullptr, era)).size_bytes();
+    }
+    if (choice) *choice = std::move(chosen);
+    return device;
   }
   std::vector<int64_t> physical;
   const auto& m2m = shape.layout.minor_to_major;
   for (auto it = m2m.rbegin(); it != m2m.rend(); ++it) physical.push_back(shape.dimensions[*it]);
-  TileChoice chosen = choose_tpu_tiles(shape.element_type, physical, pred, target);
+  TileChoice chosen = choose_tpu_tiles(shape.element_type, physical, pred, target, era);
   shape.layout.tiles = chosen.tiles;
   shape.layout.element_size_in_bits = chosen.element_size_in_bits;
   if (choice) *choice = std::move(chosen);

@@ -8,6 +8,8 @@
 #include <cstdlib>
 
 #include "tessera/error.h"
+#include "tessera/explain/tpu_compiler_model.h"
+#include "tessera/utf8_text.h"
 
 namespace tessera::explain {
 namespace {
@@ -94,6 +96,7 @@ std::span<const TpuRule> tpu_shared_rules() {
 }
 
 const TpuGeneration& tpu_generation(Target target) {
+  target = resolve_target(target, XlaEra::k2020);  // this table is the 2020 era's
   for (const TpuGeneration& g : kGenerations) {
     if (g.target == target) return g;
   }
@@ -110,12 +113,14 @@ Target parse_target(std::string_view name) {
   for (const TpuGeneration& g : kGenerations) {
     if (g.name == name) return g.target;
   }
-  throw Error(ErrorKind::kInvalid,
-              fmt::format("unknown target '{}'; known targets: {}", name, known_targets()));
+  throw Error(ErrorKind::kInvalid, fmt::format("unknown target '{}'; known targets: {}",
+                                               printable_utf8(name), known_targets()));
 }
 
 std::string_view target_name(Target target) {
-  return target == Target::kNone ? "none" : tpu_generation(target).name;
+  if (target == Target::kNone) return "none";
+  if (target == Target::kTpu) return "tpu";
+  return tpu_generation(target).name;
 }
 
 bool environment_names_target() {
@@ -144,14 +149,24 @@ PredStorage parse_pred_bits(int bits) {
 }
 
 std::string target_table_text() {
-  std::string out = "target     pred storage       16-bit rows (second minor 1)  evidence\n";
+  std::string out = fmt::format(
+      "XLA era 2026 (the default; --xla-era, TESSERA_XLA_ERA): {}\n"
+      "targets    tpu-v2 tpu-v3 tpu-v4 tpu-v5e tpu-v5p tpu-v6e tpu-v7x; tpu is tpu-v5e\n",
+      xla_era_description(XlaEra::k2026));
+  for (const CompilerRule& r : libtpu_rules()) {
+    out += fmt::format("  {:<18} {}\n  {:<18}   shown by: {}\n", r.generations, r.rule, "",
+                       r.evidence);
+  }
+  out += fmt::format("\nXLA era 2020 (--xla-era 2020): {}\n", xla_era_description(XlaEra::k2020));
+  out += "target     pred storage       16-bit rows (second minor 1)  evidence\n";
   for (const TpuGeneration& g : kGenerations) {
     out += fmt::format("{:<10} {:<18} {:<29} {}\n", g.name, pred_text(g.pred),
                        fmt::format("{} ({})", g.sixteen_bit_rows, g.sixteen_bit_rows_for_one),
                        g.evidence);
   }
   out += fmt::format(
-      "tpu        alias of {}: most public OOM reports and XLA labels (2019-2021 TPU v2/v3) "
+      "tpu        in this era tpu-v3 ({}): most public OOM reports and XLA labels (2019-2021 TPU "
+      "v2/v3) "
       "print pred as E(32) and bf16 as (8,128)(2,1)\n",
       tpu_generation(Target::kTpu).name);
   out += "none       the layout exactly as written\n\nrules of every generation\n";

@@ -1,6 +1,7 @@
 #include "tessera/inputs/input_explanation.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 
@@ -59,14 +60,18 @@ ArrayExplanation explain_array(const InputArray& input, const InputOptions& opti
   ArrayExplanation a;
   a.input = input;
   try {
-    xla::Shape shape = xla::parse_shape(input.shape);
+    bool layout_written = false;
+    xla::Shape shape = xla::parse_shape(input.shape, layout_written);
     explain::ShardSplit split;
     if (!options.shards.empty()) {
       split = {shape.dimensions, options.shards};
       shape.dimensions = shard_dimensions(shape.dimensions, options.shards);
       a.shard_dims = shape.dimensions;
     }
-    shape = explain::apply_target(std::move(shape), options.target, options.pred);
+    const explain::Target target = explain::resolve_target(options.target, options.era);
+    shape = explain::apply_target(std::move(shape), target, options.pred, nullptr, options.era,
+                                  layout_written ? explain::DimensionOrder::kAsWritten
+                                                 : explain::DimensionOrder::kCompilerChooses);
     const xla::TiledLayout layout(shape);
     a.layout = xla::print_shape(shape);
     a.size_bytes = layout.size_bytes();
@@ -75,8 +80,8 @@ ArrayExplanation explain_array(const InputArray& input, const InputOptions& opti
     if (const std::string transposed = explain::transpose_cause(shape); !transposed.empty()) {
       a.cause += "; " + transposed;
     }
-    a.fixes = explain::program_fixes(shape, a.size_bytes, options.target, options.pred,
-                                     options.max_fixes, split);
+    a.fixes = explain::program_fixes(shape, a.size_bytes, target, options.pred, options.max_fixes,
+                                     split, options.era);
     if (options.shards.empty()) compare_with_report(a);
   } catch (const Error& error) {
     a.error = error.what();
@@ -112,9 +117,16 @@ std::vector<int64_t> shard_dimensions(const std::vector<int64_t>& dims,
 
 std::string sharded_shape_text(std::string_view shape, const std::vector<int64_t>& shards,
                                explain::ShardSplit& split) {
-  xla::Shape sharded = xla::parse_shape(shape);
+  bool layout_written = false;
+  xla::Shape sharded = xla::parse_shape(shape, layout_written);
   split = {sharded.dimensions, shards};
   sharded.dimensions = shard_dimensions(sharded.dimensions, shards);
+  // A device array's shard is a device array too: its dims are ordered by the compiler unless
+  // the text named an order (checked against compiled NamedSharding arrays, tools/tpu_oracle).
+  if (!layout_written) {
+    return fmt::format("{}[{}]", element_type_name(sharded.element_type),
+                       fmt::join(sharded.dimensions, ","));
+  }
   return xla::print_shape(sharded);
 }
 

@@ -32,6 +32,8 @@ class Parser {
  public:
   explicit Parser(std::string_view text) : text_(text) {}
 
+  bool layout_written() const { return layout_written_; }
+
   Shape parse() {
     Shape shape;
     skip_spaces();
@@ -50,6 +52,7 @@ class Parser {
     shape.dimensions = parse_dimensions();
     skip_spaces();
     if (peek() == '{') {
+      layout_written_ = true;
       shape.layout = parse_layout(shape);
     } else {
       shape.layout = Layout::descending(shape.rank());
@@ -316,6 +319,7 @@ class Parser {
 
   std::string_view text_;
   std::size_t pos_ = 0;
+  bool layout_written_ = false;
 };
 
 template <typename Range>
@@ -332,6 +336,13 @@ std::string join(const Range& values) {
 
 Shape parse_shape(std::string_view text) {
   return Parser(text).parse();
+}
+
+Shape parse_shape(std::string_view text, bool& layout_written) {
+  Parser parser(text);
+  Shape shape = parser.parse();
+  layout_written = parser.layout_written();
+  return shape;
 }
 
 std::string print_tile(const Tile& tile) {

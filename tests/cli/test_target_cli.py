@@ -32,7 +32,8 @@ def no_environment_target(monkeypatch):
 
 @pytest.mark.parametrize("printed,target,size,unpadded", PUBLIC)
 def test_public_layouts_are_chosen_sized_and_round_trip(tessera, printed, target, size, unpadded):
-    out = tessera.json("explain", untiled(printed), "--target", target, "--json")
+    # The public reports are the 2020 era's evidence; they reproduce under it.
+    out = tessera.json("explain", untiled(printed), "--target", target, "--xla-era", "2020", "--json")
     assert out["layout"] == printed
     assert out["size_bytes"] == size and out["unpadded_bytes"] == unpadded
     info = tessera.json("info", printed, "--json")
@@ -44,17 +45,20 @@ def test_list_targets_prints_the_table(tessera):
     text = tessera.run("explain", "--list-targets").stdout
     for name in GENERATIONS:
         assert name in text
-    assert "alias of tpu-v3" in text and "pytorch/xla#6674" in text
+    assert "in this era tpu-v3" in text and "pytorch/xla#6674" in text
+    assert "XLA era 2026" in text and "tpu is tpu-v5e" in text and "rank2_order" in text
 
 
 def test_explain_defaults_to_tpu_for_an_untiled_shape(tessera):
     out = tessera.json("explain", "f32[1024,3]", "--json")
-    assert out["target"] == "tpu-v3"
-    assert out["layout"] == "f32[1024,3]{1,0:T(8,128)}"
-    assert out["size_bytes"] == 512 * 1024
+    assert out["target"] == "tpu-v5e" and out["xla_era"] == "2026"
+    assert out["layout"] == "f32[1024,3]{0,1:T(4,128)}"
+    assert out["size_bytes"] == 16 * 1024
     text = tessera.run("explain", "f32[1024,3]").stdout
-    assert "target            tpu-v3 (tpu)" in text and "--target none" in text
-    assert "Size: 512.0K, Unpadded size: 12.0K, Extra memory due to padding: 500.0K (42.7x expansion)" in text
+    assert "target            tpu-v5e (XLA era 2026)" in text and "--target none" in text
+    assert "Size: 16.0K, Unpadded size: 12.0K, Extra memory due to padding: 4.0K (1.3x expansion)" in text
+    old = tessera.run("explain", "f32[1024,3]{1,0}").stdout
+    assert "Size: 512.0K, Unpadded size: 12.0K, Extra memory due to padding: 500.0K (42.7x expansion)" in old
     literal = tessera.json("explain", "f32[1024,3]", "--target", "none", "--json")
     assert literal["size_bytes"] == 12 * 1024 and literal["target"] == "none"
     # A shape written with tiles is explained as written.
@@ -63,8 +67,13 @@ def test_explain_defaults_to_tpu_for_an_untiled_shape(tessera):
 
 def test_environment_sets_the_target_once(tessera, monkeypatch):
     monkeypatch.setenv("TESSERA_TARGET", "tpu-v6e")
-    assert tessera.json("explain", "bf16[64,256]", "--json")["layout"] == "bf16[64,256]{1,0:T(16,128)(2,1)}"
+    assert tessera.json("explain", "bf16[64,256]", "--json")["layout"] == "bf16[64,256]{1,0:T(8,128)(2,1)}"
+    assert tessera.json("info", "bf16[64,256]", "--json")["canonical"] == "bf16[64,256]{1,0:T(8,128)(2,1)}"
+    monkeypatch.setenv("TESSERA_XLA_ERA", "2020")
     assert tessera.json("info", "bf16[64,256]", "--json")["canonical"] == "bf16[64,256]{1,0:T(16,128)(2,1)}"
+    monkeypatch.setenv("TESSERA_XLA_ERA", "1999")
+    assert "TESSERA_XLA_ERA" in tessera.fails("info", "f32[3]", "--target", "tpu")
+    monkeypatch.delenv("TESSERA_XLA_ERA")
     assert tessera.json("explain", "bf16[64,256]", "--target", "tpu-v3", "--json")["target"] == "tpu-v3"
     monkeypatch.setenv("TESSERA_TARGET", "gpu")
     assert "TESSERA_TARGET" in tessera.fails("info", "f32[3]")
@@ -74,14 +83,16 @@ def test_info_keeps_the_literal_layout_and_adds_the_tpu_size(tessera):
     out = tessera.json("info", "f32[1024,3]", "--json")
     assert out["canonical"] == "f32[1024,3]{1,0}" and out["size_bytes"] == 12 * 1024
     assert out["unpadded_bytes"] == 12 * 1024
-    assert out["tpu"]["layout"] == "f32[1024,3]{1,0:T(8,128)}"
-    assert out["tpu"]["size_bytes"] == 512 * 1024 and out["tpu"]["target"] == "tpu-v3"
+    assert out["tpu"]["layout"] == "f32[1024,3]{0,1:T(4,128)}"
+    assert out["tpu"]["size_bytes"] == 16 * 1024 and out["tpu"]["target"] == "tpu-v5e"
     text = tessera.run("info", "f32[1024,3]").stdout
-    assert "on a TPU" in text and "512.0K" in text
+    assert "on a TPU" in text and "16.0K" in text
+    written = tessera.json("info", "f32[1024,3]{1,0}", "--json")
+    assert written["tpu"]["layout"] == "f32[1024,3]{1,0:T(8,128)}" and written["tpu"]["size_bytes"] == 512 * 1024
     assert "tpu" not in tessera.json("info", "f32[1024,3]{1,0:T(8,128)}", "--json")
     assert "tpu" not in tessera.json("info", "f32[1024,3]", "--target", "none", "--json")
     tiled = tessera.json("info", "f32[1024,3]", "--target", "tpu", "--json")
-    assert tiled["canonical"] == "f32[1024,3]{1,0:T(8,128)}"
+    assert tiled["canonical"] == "f32[1024,3]{0,1:T(4,128)}"
 
 
 def test_index_and_unindex_take_a_target(tessera):
@@ -97,7 +108,7 @@ def test_index_and_unindex_take_a_target(tessera):
 def test_draw_defaults_to_tpu_and_says_so(tessera, tmp_path):
     path = tmp_path / "t.svg"
     out = tessera.run("draw", "f32[3,5]", "-o", str(path)).stdout
-    assert "f32[3,5]{1,0:T(4,128)}" in out and "target tpu-v3 (default" in out
+    assert "f32[3,5]{1,0:T(4,128)}" in out and "target tpu-v5e (default" in out
     out = tessera.run("draw", "f32[3,5]", "--target", "none", "-o", str(path)).stdout
     assert "f32[3,5]{1,0})" in out and "target" not in out
 

@@ -16,7 +16,8 @@ namespace {
 constexpr int64_t kKiB = 1024;
 
 xla::Shape tpu_shape(const std::string& text) {
-  return apply_target(xla::parse_shape(text), Target::kTpu);
+  return apply_target(xla::parse_shape(text), Target::kTpu, PredStorage::kTargetDefault, nullptr,
+                      XlaEra::k2020);
 }
 
 int64_t size_of(const xla::Shape& shape) {
@@ -24,7 +25,8 @@ int64_t size_of(const xla::Shape& shape) {
 }
 
 std::vector<ProgramFix> fixes_of(const xla::Shape& shape, const ShardSplit& split = {}) {
-  return program_fixes(shape, size_of(shape), Target::kTpu, PredStorage::kFourBytes, 100, split);
+  return program_fixes(shape, size_of(shape), Target::kTpu, PredStorage::kFourBytes, 100, split,
+                       XlaEra::k2020);
 }
 
 const ProgramFix* first_of_kind(const std::vector<ProgramFix>& fixes, const std::string& kind) {
@@ -48,8 +50,10 @@ TEST(PadFixes, PaddingADimAloneNeverSavesBytes) {
             xla::Shape grown = shape;
             grown.dimensions[k] += 1;
             const bool quirk = std::string(type) == "bf16" && k == 1 && a == 1;
-            const int64_t before = size_of(apply_target(shape, Target::kTpu));
-            const int64_t after = size_of(apply_target(grown, Target::kTpu));
+            const int64_t before = size_of(apply_target(
+                shape, Target::kTpu, PredStorage::kTargetDefault, nullptr, XlaEra::k2020));
+            const int64_t after = size_of(apply_target(
+                grown, Target::kTpu, PredStorage::kTargetDefault, nullptr, XlaEra::k2020));
             if (quirk) {
               EXPECT_EQ(after * 2, before) << xla::print_shape(shape);
             } else {
@@ -94,10 +98,11 @@ TEST(PadFixes, SixteenBitSecondMinorOfOnePaddedToTwo) {
   EXPECT_EQ(fixes[0].size_bytes, 512);
   EXPECT_EQ(fixes[0].change, "jnp.pad(x, ((0, 0), (0, 1), (0, 0)))");
   // tpu-v6e keeps 2 rows for a second minor of 1: nothing to pad there.
-  const xla::Shape v6e = apply_target(xla::parse_shape("bf16[1,1,100]"), Target::kTpuV6e);
-  EXPECT_EQ(first_of_kind(
-                program_fixes(v6e, size_of(v6e), Target::kTpuV6e, PredStorage::kTargetDefault, 100),
-                "pad"),
+  const xla::Shape v6e = apply_target(xla::parse_shape("bf16[1,1,100]"), Target::kTpuV6e,
+                                      PredStorage::kTargetDefault, nullptr, XlaEra::k2020);
+  EXPECT_EQ(first_of_kind(program_fixes(v6e, size_of(v6e), Target::kTpuV6e,
+                                        PredStorage::kTargetDefault, 100, {}, XlaEra::k2020),
+                          "pad"),
             nullptr);
 }
 
@@ -145,11 +150,12 @@ TEST(PadFixes, UnevenShardsPadGloballyAndReshapePerShard) {
 }
 
 TEST(PadFixes, NothingForShapesWithoutDimsOrWithHugeDims) {
-  EXPECT_TRUE(
-      pad_fixes(tpu_shape("f32[]"), Target::kTpu, PredStorage::kFourBytes, {}, 1 << 30).empty());
+  EXPECT_TRUE(pad_fixes(tpu_shape("f32[]"), Target::kTpu, PredStorage::kFourBytes, {}, 1 << 30,
+                        XlaEra::k2020)
+                  .empty());
   // round_up past int64 is no fix, never a crash.
   const xla::Shape huge = xla::parse_shape("s8[9223372036854775807,3]{1,0}");
-  EXPECT_NO_THROW(pad_fixes(huge, Target::kNone, PredStorage::kFourBytes, {}, 1));
+  EXPECT_NO_THROW(pad_fixes(huge, Target::kNone, PredStorage::kFourBytes, {}, 1, XlaEra::k2020));
 }
 
 }  // namespace

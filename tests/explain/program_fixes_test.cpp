@@ -17,9 +17,10 @@ namespace {
 constexpr int64_t kMiB = int64_t{1} << 20;
 
 TEST(ProgramFixes, BuiltInExampleReshapesTo512MiBWithoutRepetition) {
-  const xla::Shape shape = apply_target(xla::parse_shape("s32[2048,1,128,128,4]"), Target::kTpu);
-  const auto fixes =
-      program_fixes(shape, 16 * 1024 * kMiB, Target::kTpu, PredStorage::kFourBytes, 10);
+  const xla::Shape shape = apply_target(xla::parse_shape("s32[2048,1,128,128,4]"), Target::kTpu,
+                                        PredStorage::kTargetDefault, nullptr, XlaEra::k2020);
+  const auto fixes = program_fixes(shape, 16 * 1024 * kMiB, Target::kTpu, PredStorage::kFourBytes,
+                                   10, {}, XlaEra::k2020);
   ASSERT_FALSE(fixes.empty());
   EXPECT_EQ(fixes[0].kind, "reshape");
   EXPECT_EQ(fixes[0].layout, "s32[2048,1,128,512]{3,2,1,0:T(8,128)}");
@@ -39,8 +40,10 @@ TEST(ProgramFixes, BuiltInExampleReshapesTo512MiBWithoutRepetition) {
 }
 
 TEST(ProgramFixes, NeverPredStorageTheTargetCannotHold) {
-  const xla::Shape pred = apply_target(xla::parse_shape("pred[64,256]"), Target::kTpu);
-  for (const auto& f : program_fixes(pred, 64 * 256 * 4, Target::kTpu, PredStorage::kFourBytes, 10))
+  const xla::Shape pred = apply_target(xla::parse_shape("pred[64,256]"), Target::kTpu,
+                                       PredStorage::kTargetDefault, nullptr, XlaEra::k2020);
+  for (const auto& f : program_fixes(pred, 64 * 256 * 4, Target::kTpu, PredStorage::kFourBytes, 10,
+                                     {}, XlaEra::k2020))
     EXPECT_NE(f.kind, "storage");
 }
 

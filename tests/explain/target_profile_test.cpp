@@ -11,15 +11,17 @@
 namespace tessera::explain {
 namespace {
 
-// The alias `tpu` (tpu-v3) unless a test names another generation.
+// The 2020 era's profile (its alias `tpu` is tpu-v3) unless a test names another generation;
+// the 2026 era is tpu_compiler_model_test.cpp's.
 std::string tpu_layout(const char* shape, PredStorage pred = PredStorage::kTargetDefault) {
-  return xla::print_shape(apply_target(xla::parse_shape(shape), Target::kTpu, pred));
+  return xla::print_shape(
+      apply_target(xla::parse_shape(shape), Target::kTpu, pred, nullptr, XlaEra::k2020));
 }
 
 std::string tiles_for(ElementType type, int64_t second_minor,
                       PredStorage pred = PredStorage::kTargetDefault) {
   const std::vector<int64_t> dims{5, second_minor, 300};
-  const TileChoice choice = choose_tpu_tiles(type, dims, pred);
+  const TileChoice choice = choose_tpu_tiles(type, dims, pred, Target::kTpu, XlaEra::k2020);
   std::string out;
   for (const auto& tile : choice.tiles) out += xla::print_tile(tile);
   if (choice.element_size_in_bits != 0)
@@ -94,10 +96,11 @@ TEST(ExamplesOfTilingFormats, PredTakesFourBytesTodayOrOneBit) {
     EXPECT_EQ(tiles_for(ElementType::kPred, s), "(" + std::to_string(kRows[s]) + ",128)E(32)");
     EXPECT_EQ(tiles_for(ElementType::kPred, s, PredStorage::kOneBit), "(32,128)(32,1)E(1)");
   }
-  const xla::TiledLayout four(apply_target(xla::parse_shape("pred[8,128]"), Target::kTpu));
+  const xla::TiledLayout four(apply_target(xla::parse_shape("pred[8,128]"), Target::kTpu,
+                                           PredStorage::kTargetDefault, nullptr, XlaEra::k2020));
   EXPECT_EQ(four.size_bytes(), 8 * 128 * 4);
-  const xla::TiledLayout one(
-      apply_target(xla::parse_shape("pred[32,128]"), Target::kTpu, PredStorage::kOneBit));
+  const xla::TiledLayout one(apply_target(xla::parse_shape("pred[32,128]"), Target::kTpu,
+                                          PredStorage::kOneBit, nullptr, XlaEra::k2020));
   EXPECT_EQ(one.size_bytes(), 32 * 128 / 8);
 }
 
@@ -135,7 +138,10 @@ TEST(TargetProfile, TargetsParseAndUnknownOnesAreErrors) {
   EXPECT_EQ(parse_target("tpu"), Target::kTpu);
   EXPECT_EQ(parse_target("none"), Target::kNone);
   EXPECT_EQ(parse_target("tpu-v5e"), Target::kTpuV5e);
-  EXPECT_EQ(target_name(Target::kTpu), "tpu-v3");
+  EXPECT_EQ(target_name(Target::kTpu), "tpu");
+  EXPECT_EQ(resolve_target(Target::kTpu, XlaEra::k2020), Target::kTpuV3);
+  EXPECT_EQ(resolve_target(Target::kTpu, XlaEra::k2026), Target::kTpuV5e);
+  EXPECT_EQ(resolve_target(Target::kTpuV6e, XlaEra::k2020), Target::kTpuV6e);
   EXPECT_THROW(parse_target("gpu"), Error);
   EXPECT_THROW(parse_target("TPU-V4"), Error);
   EXPECT_EQ(xla::print_shape(apply_target(xla::parse_shape("f32[3,5]"), Target::kNone)),

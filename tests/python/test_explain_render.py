@@ -27,16 +27,22 @@ def expected_tpu_tiles(dtype, second_minor):
 @pytest.mark.parametrize("dtype", ["f32", "s32", "bf16", "f16", "s8", "u8"])
 @pytest.mark.parametrize("second_minor", [1, 2, 3, 4, 5, 8, 9])
 def test_tpu_layout_follows_the_spec_table(dtype, second_minor):
-    layout = tessera.tpu_layout(dtype, (second_minor, 300))
+    # The 2020 era's profile (the spec's table); the 2026 compiler is test_tpu_compiler_live.py's.
+    layout = tessera.tpu_layout(dtype, (second_minor, 300), "tpu", xla_era="2020")
     assert str(layout) == f"{dtype}[{second_minor},300]{{1,0:{expected_tpu_tiles(dtype, second_minor)}}}"
 
 
 def test_tpu_layout_takes_numpy_dtypes_orders_and_pred_options():
     assert str(tessera.tpu_layout(ml_dtypes.bfloat16, (32, 256))) == "bf16[32,256]{1,0:T(8,128)(2,1)}"
-    # physical order (3, 256): the second most minor physical dim is 3 -> (4,128)
-    assert str(tessera.tpu_layout(np.float32, (256, 3), minor_to_major=(0, 1))) == "f32[256,3]{0,1:T(4,128)}"
-    assert str(tessera.tpu_layout(bool, (64, 64))) == "pred[64,64]{1,0:T(8,128)E(32)}"
-    one_bit = tessera.tpu_layout("pred", (64, 64), pred_one_bit=True)
+    # The compiler orders a device array's dims: f32[256,3] is stored with dim 0 minor.
+    assert str(tessera.tpu_layout(np.float32, (256, 3))) == "f32[256,3]{0,1:T(4,128)}"
+    assert str(tessera.tpu_layout(np.float32, (256, 3), "tpu-v4")) == "f32[256,3]{0,1:T(4,128)}"
+    # A fixed order keeps it: physical (256, 3) has second minor 256 -> (8,128).
+    assert str(tessera.tpu_layout(np.float32, (256, 3), minor_to_major=(1, 0))) == "f32[256,3]{1,0:T(8,128)}"
+    assert str(tessera.tpu_layout(np.float32, (256, 3), (1, 0))) == "f32[256,3]{1,0:T(8,128)}"  # older call
+    assert str(tessera.tpu_layout(bool, (64, 64))) == "pred[64,64]{1,0:T(8,128)(4,1)}"
+    assert str(tessera.tpu_layout(bool, (64, 64), "tpu-v3", xla_era="2020")) == "pred[64,64]{1,0:T(8,128)E(32)}"
+    one_bit = tessera.tpu_layout("pred", (64, 64), pred_one_bit=True, xla_era="2020")
     assert str(one_bit) == "pred[64,64]{1,0:T(32,128)(32,1)E(1)}"
     with pytest.raises(tessera.Error):
         tessera.tpu_layout("f32", (3, 0, -1))

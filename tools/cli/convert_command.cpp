@@ -115,8 +115,8 @@ relayout::LayoutOperand compile_layout(const std::string& flag, const std::strin
   if (!explain::is_tpu(target) || text.starts_with("npu:")) {
     return relayout::parse_layout_operand(text);
   }
-  return relayout::parse_layout_operand(xla::print_shape(explain::apply_target(
-      xla::parse_shape(text), target, explain::parse_pred_bits(args.targets.pred_bits))));
+  return relayout::parse_layout_operand(xla::print_shape(explain::layout_for_target(
+      text, target, explain::parse_pred_bits(args.targets.pred_bits), resolve_era(args.targets))));
 }
 
 std::string dims_text(const std::vector<int64_t>& dims) {

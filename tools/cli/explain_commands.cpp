@@ -6,7 +6,9 @@
 #include <string>
 #include <vector>
 
+#include "cli_support.h"
 #include "command_registry.h"
+#include "compiler_check.h"
 #include "explain_input_command.h"
 #include "target_options.h"
 #include "tessera/error.h"
@@ -30,12 +32,51 @@ struct ExplainArguments {
   TargetArguments targets;
   bool json = false;
   bool list_targets = false;
+  bool check_with_compiler = false;
   std::size_t max_suggestions = 10;
   ExplainInputArguments input;  // PATH or '-' instead of a shape (explain_input_command.h)
 };
 
 explain::Target default_target_for(const std::string& shape_text) {
   return explain::explain_default_target(xla::parse_shape(shape_text));
+}
+
+struct CompilerCheck {
+  bool agrees = true;
+  nlohmann::ordered_json json;
+  std::string text;
+};
+
+// The compiler's own layout for the device array the explanation is about (compiler_check.h).
+CompilerCheck check_with_compiler(const std::string& shape_text,
+                                  const explain::LayoutExplanation& explanation) {
+  bool layout_written = false;
+  const xla::Shape written = xla::parse_shape(shape_text, layout_written);
+  if (layout_written || !explain::is_tpu(explanation.target)) {
+    throw Error(ErrorKind::kInvalid,
+                "--check-with-compiler checks a device array on a TPU target: give the shape "
+                "without a layout (e.g. f32[1024,3]) and a TPU --target");
+  }
+  if (explanation.era != explain::XlaEra::k2026) {
+    throw Error(ErrorKind::kInvalid,
+                "--check-with-compiler asks today's compiler: it checks --xla-era 2026 only");
+  }
+  const CompilerAnswer answer =
+      ask_compiler(element_type_name(written.element_type), written.dimensions,
+                   explain::target_name(explanation.target));
+  CompilerCheck check;
+  const std::string ours = xla::print_shape(explanation.layout.shape());
+  const int64_t our_size = explanation.layout.size_bytes();
+  check.agrees = answer.layout == ours && answer.size_bytes == our_size;
+  check.json = {{"layout", answer.layout}, {"size_bytes", answer.size_bytes},
+                {"agrees", check.agrees},  {"jax", answer.jax},
+                {"libtpu", answer.libtpu}, {"python", answer.python}};
+  check.text = fmt::format(
+      "compiler check    libtpu {} (jax {}) stores it as {} ({} bytes): {}\n", answer.libtpu,
+      answer.jax, answer.layout, answer.size_bytes,
+      check.agrees ? "agrees"
+                   : fmt::format("DISAGREES with tessera's {} ({} bytes)", ours, our_size));
+  return check;
 }
 
 void run_explain(const ExplainArguments& args) {
@@ -45,10 +86,11 @@ void run_explain(const ExplainArguments& args) {
   }
   explain::ExplainOptions options;
   options.pred = explain::parse_pred_bits(args.targets.pred_bits);
+  options.era = resolve_era(args.targets);
   options.max_suggestions = args.max_suggestions;
   if (is_explain_input(args.shape)) {
     run_explain_input(args.shape, args.input, resolve_target(args.targets, explain::Target::kTpu),
-                      options.pred, args.json);
+                      options.pred, options.era, args.json);
     return;
   }
   if (!args.shape.empty()) {
@@ -64,9 +106,18 @@ void run_explain(const ExplainArguments& args) {
       json["shards"] = options.split.shards;
       json["shard_dims"] = explanation.layout.shape().dimensions;
     }
+    std::string check_text;
+    bool agrees = true;
+    if (args.check_with_compiler) {
+      const CompilerCheck check = check_with_compiler(shape, explanation);
+      agrees = check.agrees;
+      json["compiler_check"] = check.json;
+      check_text = check.text;
+    }
     std::cout << (args.json ? json.dump(2) + "\n"
                             : (jax_note.empty() ? "" : "jax layout        " + jax_note + "\n") +
-                                  explain::explanation_text(explanation));
+                                  explain::explanation_text(explanation) + check_text);
+    if (!agrees) throw ExitStatus{1};
     return;
   }
   // No shape: the embedded default examples (README's main-job command).
@@ -215,11 +266,12 @@ void run_draw(const DrawArguments& args) {
     throw Error(ErrorKind::kInvalid, "draw needs a SHAPE (or 'draw npu ...') and -o FILE");
   }
   if (args.output.empty()) throw Error(ErrorKind::kInvalid, "draw needs -o FILE.svg or FILE.html");
-  const explain::Target target = resolve_target(args.targets, default_target_for(args.shape));
+  const explain::XlaEra era = resolve_era(args.targets);
+  const explain::Target target =
+      explain::resolve_target(resolve_target(args.targets, default_target_for(args.shape)), era);
   explain::TileChoice choice;
-  const xla::Shape shape =
-      explain::apply_target(xla::parse_shape(args.shape), target,
-                            explain::parse_pred_bits(args.targets.pred_bits), &choice);
+  const xla::Shape shape = explain::layout_for_target(
+      args.shape, target, explain::parse_pred_bits(args.targets.pred_bits), era, &choice);
   const xla::TiledLayout layout(shape);
   render::XlaPictureOptions options;
   if (!args.window.empty()) options.window = render::parse_window(args.window);
@@ -288,6 +340,10 @@ void install(CLI::App& app) {
   add_target_options(explain, args->targets,
                      "Tiles for a shape written without tiles (default tpu)");
   add_explain_input_options(explain, args->input);
+  explain->add_flag(
+      "--check-with-compiler", args->check_with_compiler,
+      "Also ask the real TPU compiler (jax[tpu] in TESSERA_PYTHON or python3) for the "
+      "device array's layout and size; exit status 1 when it disagrees");
   explain->add_flag("--list-targets", args->list_targets,
                     "Print the TPU generation table with its evidence");
   explain->add_option("--max-suggestions", args->max_suggestions, "Suggestions to list (10)")

@@ -16,10 +16,11 @@ namespace {
 constexpr std::size_t kTopArrays = 20;
 
 inputs::InputOptions options_for(const ExplainInputArguments& args, explain::Target target,
-                                 explain::PredStorage pred) {
+                                 explain::PredStorage pred, explain::XlaEra era) {
   inputs::InputOptions options;
   options.target = target;
   options.pred = pred;
+  options.era = era;
   if (!args.shards.empty()) options.shards = parse_integer_list(args.shards, "--shards count");
   return options;
 }
@@ -61,8 +62,9 @@ bool is_explain_input(const std::string& argument) {
 }
 
 void run_explain_input(const std::string& argument, const ExplainInputArguments& args,
-                       explain::Target target, explain::PredStorage pred, bool json) {
-  const inputs::InputOptions options = options_for(args, target, pred);
+                       explain::Target target, explain::PredStorage pred, explain::XlaEra era,
+                       bool json) {
+  const inputs::InputOptions options = options_for(args, target, pred, era);
   const inputs::InputReading reading = inputs::read_input(inputs::read_input_text(argument));
   const inputs::InputExplanation e = inputs::explain_input(reading, options);
   if (json) {

@@ -24,7 +24,8 @@ bool is_explain_input(const std::string& argument);
 // Explains every array of the input with `target`/`pred` (the explain command resolves them:
 // --target, else TESSERA_TARGET, else tpu, since shapes in reports are TPU shapes).
 void run_explain_input(const std::string& argument, const ExplainInputArguments& args,
-                       explain::Target target, explain::PredStorage pred, bool json);
+                       explain::Target target, explain::PredStorage pred, explain::XlaEra era,
+                       bool json);
 
 // The SHAPE argument laid out as --jax-layout says (unchanged without it); `note` gets the line
 // that says JAX's major_to_minor is XLA's minor_to_major reversed.

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "cli_support.h"
 #include "command_registry.h"
 #include "tessera/error.h"
 #include "tessera/version.h"
@@ -45,6 +46,8 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
     return 0;
+  } catch (const tessera::cli::ExitStatus& status) {
+    return status.code;
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {

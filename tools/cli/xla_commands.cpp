@@ -36,12 +36,15 @@ Compiled compile(const XlaArguments& args) {
   const xla::Shape written = xla::parse_shape(args.shape);
   const explain::PredStorage pred = explain::parse_pred_bits(args.targets.pred_bits);
   const explain::Target target = resolve_target(args.targets, explain::Target::kNone);
+  const explain::XlaEra era = resolve_era(args.targets);
+  const explain::DimensionOrder order = order_of(args.shape);
   if (explain::is_tpu(target)) {
-    return {xla::TiledLayout(explain::apply_target(written, target, pred)), std::nullopt};
+    return {xla::TiledLayout(explain::layout_for_target(args.shape, target, pred, era)),
+            std::nullopt};
   }
   std::optional<explain::TargetNote> note;
   if (target_is_default(args.targets))
-    note = explain::target_note(written, explain::Target::kTpu, pred);
+    note = explain::target_note(written, explain::Target::kTpu, pred, era, order);
   return {xla::TiledLayout(written), note};
 }
 

@@ -22,12 +22,18 @@ struct ExplainOptions {
   std::size_t max_suggestions = 10;
   bool target_is_default = false;  // the text then says how to get the literal layout
   ShardSplit split = {};  // when the shape is one device's shard: the global dims and shard counts
+  XlaEra era = kCurrentXlaEra;  // the compiler whose choices a target reproduces
 };
 
 struct LayoutExplanation {
-  std::string input;  // the shape as the user wrote it
-  Target target = Target::kNone;
+  std::string input;              // the shape as the user wrote it
+  Target target = Target::kNone;  // the generation (kTpu resolved for the era)
+  XlaEra era = kCurrentXlaEra;
   std::string tile_rule;  // how the tiles were chosen (empty without a target)
+  // When the compiler orders the dims of the device array otherwise than written: the written
+  // order's layout and size (TileChoice::reordered).
+  std::string written_order_layout;
+  int64_t written_order_bytes = 0;
   bool target_is_default = false;
   xla::TiledLayout layout;     // the layout explained (with the target's tiles when chosen)
   int64_t logical_bytes = 0;   // bytes of information: elements x the type's bits, rounded up
@@ -40,14 +46,18 @@ struct LayoutExplanation {
   std::string suggestion_search;  // suggestion_search_note: what the bounded search left out
 };
 
-// Parses, applies the target profile (only to a shape written without tiles or E(n)), and
+// Parses, applies the target profile (only to a shape written without tiles or E(n); a shape
+// written without a layout is a device array, ordered as the era's compiler orders it), and
 // explains. Throws tessera::Error for malformed shapes.
-// Example: explain_layout("s32[2048,1,128,128,4]", {Target::kTpu}) -> layout
+// Example: explain_layout("s32[2048,1,128,128,4]{4,3,2,1,0}", {Target::kTpu}) -> layout
 //   s32[2048,1,128,128,4]{4,3,2,1,0:T(8,128)}, logical 512 MiB, size 16 GiB, padding 31/32, one
 //   padding source "dim 4: 4 -> 128 ... x32", first suggestion a minor_to_major without padding.
+//   Without the "{4,3,2,1,0}" the compiler stores it {3,4,2,1,0:T(4,128)} (512 MiB) and
+//   written_order_layout says what the written order would take.
 LayoutExplanation explain_layout(std::string_view shape_text, const ExplainOptions& options);
 
-// One object: input, target, tile_rule, layout (canonical), dtype, element_bits, dims,
+// One object: input, target, xla_era, tile_rule, written_order ({layout, size_bytes} when the
+// compiler reorders the dims, else null), layout (canonical), dtype, element_bits, dims,
 // minor_to_major, tiles, physical_dims, steps (layout_report_json's), logical_elements,
 // physical_elements, logical_bytes, unpadded_bytes (XLA's "Unpadded size"), size_bytes,
 // padding_bytes, padding_fraction (of elements), waste_fraction (1 - logical_bytes/size_bytes),
@@ -70,8 +80,9 @@ std::string alternatives_text(const std::vector<std::string>& alternatives,
 // "512 MiB", "96 B", "1.5 KiB": sizes the way people read them.
 std::string human_bytes(int64_t bytes);
 
-// The embedded default of `tessera explain` without arguments: the spec's Figure 1 example and a
-// padding-heavy TPU shape, s32[2048,1,128,128,4] (why does it take 32x its size?).
+// The embedded default of `tessera explain` without arguments: the spec's Figure 1 example, a
+// device array whose dims the compiler reorders (f32[1024,3]), and a padding-heavy intermediate,
+// s32[2048,1,128,128,4]{4,3,2,1,0} (why does it take 32x its size?).
 struct DefaultExample {
   std::string_view shape;
   Target target;

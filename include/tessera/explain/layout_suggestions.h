@@ -36,7 +36,8 @@ struct LayoutSuggestion {
 //   suggestion s32[2048,1,128,128,4]{3,4,2,1,0:T(4,128)}, 512 MiB, saving 15.5 GiB, with the 59
 //   other orders of 512 MiB as its alternatives.
 std::vector<LayoutSuggestion> suggest_layouts(const xla::Shape& shape, int64_t current_size_bytes,
-                                              Target target, PredStorage pred, std::size_t limit);
+                                              Target target, PredStorage pred, std::size_t limit,
+                                              XlaEra era = kCurrentXlaEra);
 
 // Above rank 5 the order search is bounded: only dims larger than 1 move, and at most 64 choices
 // of the two minor dims are tried (most minor first). When that left something out, says so:

@@ -50,6 +50,7 @@ namespace tessera::explain {
 
 // `shape` is laid out as given (after apply_target); bytes_saved is left 0 for the caller.
 std::vector<ProgramFix> pad_fixes(const xla::Shape& shape, Target target, PredStorage pred,
-                                  const ShardSplit& split, int64_t beat_bytes);
+                                  const ShardSplit& split, int64_t beat_bytes,
+                                  XlaEra era = kCurrentXlaEra);
 
 }  // namespace tessera::explain

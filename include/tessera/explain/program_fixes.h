@@ -51,17 +51,19 @@ bool is_sharded(const ShardSplit& split);
 // `size_bytes` is its current size.
 std::vector<ProgramFix> program_fixes(const xla::Shape& shape, int64_t size_bytes, Target target,
                                       PredStorage pred, std::size_t limit,
-                                      const ShardSplit& split = {});
+                                      const ShardSplit& split = {}, XlaEra era = kCurrentXlaEra);
 
 // The reshapes of `shape` that move no data, with the target's tiles (bytes_saved left 0):
 // merging a dim into its major neighbour when they are adjacent in minor_to_major, and on the
 // TPU the whole array as rows of 128 lanes when its element count is a multiple of 128.
 // s32[2048,1,128,128,4] -> s32[2048,1,128,512] ("x.reshape(2048, 1, 128, 512)"), ...
-std::vector<ProgramFix> reshape_fixes(const xla::Shape& shape, Target target, PredStorage pred);
+std::vector<ProgramFix> reshape_fixes(const xla::Shape& shape, Target target, PredStorage pred,
+                                      XlaEra era = kCurrentXlaEra);
 
 // `shape` with the tiles `target` chooses for its dims and order (Target::kNone keeps its own):
 // what XLA would give the array after the program changed it.
-xla::Shape with_target_tiles(xla::Shape shape, Target target, PredStorage pred);
+xla::Shape with_target_tiles(xla::Shape shape, Target target, PredStorage pred,
+                             XlaEra era = kCurrentXlaEra);
 
 // "(2048, 1, 128, 512)", "(7,)": a Python tuple.
 std::string python_tuple(const std::vector<int64_t>& values);

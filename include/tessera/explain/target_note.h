@@ -3,9 +3,9 @@
 // learning what a TPU does.
 //
 // Example: info of f32[1024,3] -> the literal report (12 KiB, unpadded_bytes 12288) and
-//   tpu {target "tpu-v3", layout "f32[1024,3]{1,0:T(4,128)}"... }: the note line reads
-//   "on a TPU          f32[1024,3]{1,0:T(4,128)} takes 512.0K (524288 bytes, 42.7x expansion);
-//    --target tpu to use it".
+//   tpu {target "tpu-v5e", layout "f32[1024,3]{0,1:T(4,128)}"... }: the note line reads
+//   "on a TPU          f32[1024,3]{0,1:T(4,128)} takes 16.0K (16384 bytes, 1.3x expansion) on
+//    tpu-v5e; --target tpu to use it". (Era 2020: {1,0:T(8,128)}, 512.0K, on tpu-v3.)
 #pragma once
 
 #include <cstdint>
@@ -19,17 +19,21 @@
 namespace tessera::explain {
 
 struct TargetNote {
-  Target target = Target::kTpu;
-  std::string layout;  // canonical, with the target's tiles
+  Target target = Target::kTpu;  // the generation (kTpu resolved)
+  bool target_named = false;     // the user named the generation (else "--target tpu")
+  std::string layout;            // canonical, with the target's tiles
   int64_t size_bytes = 0;
   int64_t unpadded_bytes = 0;
   std::string rule;
 };
 
 // The note for `shape` under `target`; nullopt when the shape names tiles or E(n) (nothing to
-// add) or the target is kNone.
+// add) or the target is kNone. `order`: whether the compiler orders the dims (a shape written
+// without a layout) or the written order is kept.
 std::optional<TargetNote> target_note(const xla::Shape& shape, Target target = Target::kTpu,
-                                      PredStorage pred = PredStorage::kTargetDefault);
+                                      PredStorage pred = PredStorage::kTargetDefault,
+                                      XlaEra era = kCurrentXlaEra,
+                                      DimensionOrder order = DimensionOrder::kAsWritten);
 
 // {target, layout, size_bytes, unpadded_bytes, size_text, rule}
 nlohmann::ordered_json target_note_json(const TargetNote& note);

@@ -1,7 +1,9 @@
-// A target profile: the tiles an accelerator picks for a shape written without tiles.
+// A target profile: the layout an accelerator gives a shape written without tiles.
 //
-// The TPU profile is one set of rules with per-generation rows (tpu_generations.h holds the
-// table and the public XLA output each row rests on; README: "Target profiles"):
+// The TPU profile reproduces one compiler era (xla_era.h). Era 2026, the default, is today's
+// libtpu as observed by tools/tpu_oracle (tpu_compiler_model.h: the dims' order and the tiles).
+// Era 2020 reproduces the public 2019-2021 reports with the rules below, per-generation rows in
+// tpu_generations.h, each beside the public XLA output it rests on; it keeps the written order:
 //
 //   element class          stored bits  packing p  tiles (rank >= 2)        example
 //   32-bit (f32 s32 u32)        32          1      (R,128)                  f32[3,256] -> T(4,128)
@@ -32,12 +34,14 @@
 #include <vector>
 
 #include "tessera/element_type.h"
+#include "tessera/explain/xla_era.h"
 #include "tessera/xla/shape.h"
 
 namespace tessera::explain {
 
-// kNone keeps a layout as written; the others are TPU generations. kTpu, the name "tpu", is an
-// alias of the generation the public record supports best (tpu_generations.h says why).
+// kNone keeps a layout as written; the others are TPU generations. kTpu, the name "tpu", stands
+// for the era's usual generation (resolve_target): tpu-v5e today, tpu-v3 in the 2020 era, whose
+// public reports came mostly from v2/v3 pods.
 enum class Target {
   kNone,
   kTpuV2,
@@ -47,8 +51,11 @@ enum class Target {
   kTpuV5p,
   kTpuV6e,
   kTpuV7x,
-  kTpu = kTpuV3,
+  kTpu,
 };
+
+// kTpu -> the era's generation (tpu-v5e for 2026, tpu-v3 for 2020); every other target as is.
+Target resolve_target(Target target, XlaEra era);
 
 // How a TPU stores pred: 4 bytes (E(32)), 1 byte packed like s8, or the spec's proposed 1 bit.
 // kTargetDefault: as the target generation does (tpu-v2/v3: 4 bytes; tpu-v4 and later: 1 byte).
@@ -57,7 +64,8 @@ enum class PredStorage { kFourBytes, kOneBit, kOneByte, kTargetDefault };
 // "tpu" -> kTpu, "tpu-v5e" -> kTpuV5e, "none" -> kNone; throws Error(kInvalid) listing the
 // known targets otherwise.
 Target parse_target(std::string_view name);
-// The generation's own name: target_name(Target::kTpu) == "tpu-v3"; "none" for kNone.
+// The generation's own name: target_name(Target::kTpuV3) == "tpu-v3"; "tpu" for kTpu (resolve
+// it first to print the generation); "none" for kNone.
 std::string_view target_name(Target target);
 bool is_tpu(Target target);
 
@@ -76,7 +84,17 @@ struct TileChoice {
   std::vector<xla::Tile> tiles;
   int64_t element_size_in_bits = 0;  // E(n), 0 when the type's default storage is kept
   std::string rule;                  // "16-bit, packing (2,1); second minor 3 -> 4 rows"
+  // When the compiler chose another dimension order than the written one (apply_target with
+  // DimensionOrder::kCompilerChooses): the written minor_to_major and what it would take.
+  bool reordered = false;
+  std::vector<int64_t> written_minor_to_major;
+  int64_t written_order_bytes = 0;
 };
+
+// Who orders the dims of a shape written without tiles. A shape typed without a layout
+// (`f32[1024,3]`) is a device array, whose order the compiler chooses (era 2026:
+// tpu_compiler_model.h); `f32[1024,3]{1,0}` names its order, which is kept.
+enum class DimensionOrder { kAsWritten, kCompilerChooses };
 
 // The tile rows of the small tile rule for a second most minor dimension of `size`:
 // tpu_tile_rows(1) == 2, tpu_tile_rows(4) == 4, tpu_tile_rows(5) == 8, tpu_tile_rows(0) == 8.
@@ -91,19 +109,34 @@ int64_t tpu_linear_tile(int64_t elements);
 int tpu_stored_bits(ElementType type, PredStorage pred);
 
 // The TPU tiles for `type` laid out with physical dims `physical_order_dims` (most major first),
-// under generation `target` (kTpu unless given; kNone is read as kTpu).
-// Example: choose_tpu_tiles(kBF16, {7, 3, 256}) -> tiles (4,128)(2,1), element bits 0.
+// under generation `target` (kNone and kTpu are read as the era's generation) as the compiler of
+// `era` chooses them (2026: libtpu_tiles; 2020: the rules in this header's table).
+// Example: choose_tpu_tiles(kBF16, {7, 3, 256}, kTargetDefault, kTpuV3, k2020) -> tiles
+//   (4,128)(2,1), element bits 0.
 TileChoice choose_tpu_tiles(ElementType type, std::span<const int64_t> physical_order_dims,
                             PredStorage pred = PredStorage::kTargetDefault,
-                            Target target = Target::kTpu);
+                            Target target = Target::kTpu, XlaEra era = kCurrentXlaEra);
 
-// `shape` with the target's tiles applied to its own minor_to_major, unless the layout already
-// names tiles or E(n) (then it is returned unchanged and `choice`, if given, says so).
-// Example: apply_target(parse_shape("s32[2048,1,128,128,4]"), kTpu) ->
-//   s32[2048,1,128,128,4]{4,3,2,1,0:T(8,128)}.
+// `shape` with the target's tiles applied, unless the layout already names tiles or E(n) (then
+// it is returned unchanged and `choice`, if given, says so). With kCompilerChooses and era 2026,
+// the dims are first ordered as the compiler orders a device array (choice->reordered says when
+// that differs from the shape's own order).
+// Example: apply_target(parse_shape("s32[2048,1,128,128,4]"), kTpuV3, ..., k2020) ->
+//   s32[2048,1,128,128,4]{4,3,2,1,0:T(8,128)}; apply_target(parse_shape("f32[1024,3]"), kTpuV5e,
+//   kTargetDefault, nullptr, k2026, kCompilerChooses) -> f32[1024,3]{0,1:T(4,128)}.
 xla::Shape apply_target(xla::Shape shape, Target target,
                         PredStorage pred = PredStorage::kTargetDefault,
-                        TileChoice* choice = nullptr);
+                        TileChoice* choice = nullptr, XlaEra era = kCurrentXlaEra,
+                        DimensionOrder order = DimensionOrder::kAsWritten);
+
+// The shape `text` names, laid out for `target` as every front end does it: tiles for a shape
+// written without them, and for a shape written without any layout (a device array) the order
+// the era's compiler gives it. kTpu is resolved for the era; kNone keeps the text's layout.
+// Example: layout_for_target("f32[1024,3]", kTpu) -> f32[1024,3]{0,1:T(4,128)};
+//   layout_for_target("f32[1024,3]{1,0}", kTpu) -> f32[1024,3]{1,0:T(8,128)}.
+xla::Shape layout_for_target(std::string_view text, Target target,
+                             PredStorage pred = PredStorage::kTargetDefault,
+                             XlaEra era = kCurrentXlaEra, TileChoice* choice = nullptr);
 
 // True when the layout names no tiles and no E(n): the shape a target would tile.
 bool is_untiled(const xla::Shape& shape);

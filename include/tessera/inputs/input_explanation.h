@@ -22,9 +22,10 @@ namespace tessera::inputs {
 
 struct InputOptions {
   explain::Target target = explain::Target::kTpu;  // tiles for shapes written without them
-  explain::PredStorage pred = explain::PredStorage::kFourBytes;
+  explain::PredStorage pred = explain::PredStorage::kTargetDefault;
   std::vector<int64_t> shards;  // shards per dimension (empty: whole arrays)
   std::size_t max_fixes = 5;
+  explain::XlaEra era = explain::kCurrentXlaEra;
 };
 
 struct ArrayExplanation {

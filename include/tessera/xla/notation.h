@@ -17,6 +17,9 @@ namespace tessera::xla {
 // L(0), E(n) smaller than the type's bits, a minor_to_major that is not a permutation of the
 // dimensions, unsupported properties (D, #, *, SC, P, M: see README), dynamic dimensions, tuples.
 Shape parse_shape(std::string_view text);
+// The same, and whether the text wrote a layout ("{...}"): `f32[1024,3]` is a device array whose
+// dimension order the compiler chooses; `f32[1024,3]{1,0}` names its order.
+Shape parse_shape(std::string_view text, bool& layout_written);
 
 // XLA's canonical text, byte for byte: lower-case type, no spaces, properties in XLA's order
 // (T, L, E, S). A scalar with the default layout prints without braces, as XLA does:

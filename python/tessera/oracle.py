@@ -1,0 +1,266 @@
+"""Ask the real TPU compiler what it does: the layout libtpu gives device arrays, compiled
+deviceless (ahead of time, no TPU needed) through jax[tpu].
+
+tessera's TPU answers come from a model of the compiler written as data (the library's
+tessera/explain/tpu_compiler_model.h). This module is the certainty behind it, for users who have
+jax[tpu] installed (``pip install "jax[tpu]==0.10.2"``, about 1.3 GB):
+
+    >>> from tessera import oracle
+    >>> oracle.device_layout("f32", (1024, 3), "tpu-v5e")             # doctest: +SKIP
+    {'layout': 'f32[1024,3]{0,1:T(4,128)}', 'size_bytes': 16384, 'target': 'tpu-v5e', ...}
+
+The compiler runs in a child process: libtpu aborts the whole process on some inputs (an s2 array
+is one), and a crash must not take the caller with it. The same file is the child: run as a
+script it answers one JSON request per line on stdin (``{"arrays": [["f32", [1024, 3]]],
+"target": "tpu-v5e", "sizes": true}``) with one JSON line on stdout. The tessera CLI's
+``--check-with-compiler`` runs it the same way, and tools/tpu_oracle uses it to write the test
+fixtures. It imports nothing of tessera, so it runs in any Python that has jax[tpu].
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from typing import Any, Optional, Sequence
+
+# tessera's target names and the deviceless topologies that compile for them (jax 0.10.2).
+TOPOLOGIES = {
+    "tpu-v2": "v2:2x2",
+    "tpu-v3": "v3:2x2",
+    "tpu-v4": "v4:2x2x1",
+    "tpu-v5e": "v5e:2x2",
+    "tpu-v5p": "v5p:2x2x1",
+    "tpu-v6e": "v6e:2x2",
+    "tpu-v7x": "tpu7x:2x2x1",
+}
+ALIASES = {"tpu": "tpu-v5e"}
+
+# XLA's element type names and JAX's (NumPy/ml_dtypes) names for them.
+JAX_DTYPES = {
+    "pred": "bool", "s2": "int2", "s4": "int4", "s8": "int8", "s16": "int16", "s32": "int32",
+    "s64": "int64", "u2": "uint2", "u4": "uint4", "u8": "uint8", "u16": "uint16",
+    "u32": "uint32", "u64": "uint64", "f16": "float16", "bf16": "bfloat16", "f32": "float32",
+    "f64": "float64", "c64": "complex64", "c128": "complex128", "f4e2m1fn": "float4_e2m1fn",
+    "f8e5m2": "float8_e5m2", "f8e4m3": "float8_e4m3", "f8e4m3fn": "float8_e4m3fn",
+    "f8e4m3b11fnuz": "float8_e4m3b11fnuz", "f8e3m4": "float8_e3m4",
+    "f8e5m2fnuz": "float8_e5m2fnuz", "f8e4m3fnuz": "float8_e4m3fnuz",
+    "f8e8m0fnu": "float8_e8m0fnu",
+}
+
+INSTALL_HINT = 'pip install "jax[tpu]==0.10.2"'
+
+
+class OracleUnavailable(RuntimeError):
+    """jax[tpu] is not installed (or libtpu does not load) in the Python that would run it."""
+
+
+def target_topology(target: str) -> str:
+    name = ALIASES.get(target, target)
+    if name not in TOPOLOGIES:
+        raise ValueError(f"unknown target '{target}'; known targets: tpu, " + ", ".join(TOPOLOGIES))
+    return TOPOLOGIES[name]
+
+
+def split_top_level(text: str) -> list[str]:
+    """'f32[2,3]{1,0}, pred[]{:T(512)}' -> the two shapes (commas inside brackets stay)."""
+    parts, depth, current = [], 0, ""
+    for ch in text:
+        if ch in "[{(":
+            depth += 1
+        elif ch in "]})":
+            depth -= 1
+        if ch == "," and depth == 0:
+            parts.append(current.strip())
+            current = ""
+        else:
+            current += ch
+    if current.strip():
+        parts.append(current.strip())
+    return parts
+
+
+def entry_parameter_layouts(hlo_text: str) -> list[str]:
+    """The parameters of entry_computation_layout={(...)->...} in a compiled module's text,
+    without XLA's /*index=N*/ comments."""
+    text = re.sub(r"/\*index=\d+\*/", "", hlo_text)
+    match = re.search(r"entry_computation_layout=\{\((.*?)\)->", text)
+    if match is None:
+        raise RuntimeError("the compiled module has no entry_computation_layout")
+    return split_top_level(match.group(1))
+
+
+# --- the child: runs jax ---------------------------------------------------------------------
+
+class _Compiler:
+    def __init__(self) -> None:
+        os.environ.setdefault("TPU_ACCELERATOR_TYPE", "v5litepod-4")  # quiets libtpu's start-up
+        # Deviceless compiles need no TPU runtime: several processes may load libtpu at once
+        # (else its /tmp lockfile lets one in), and JAX's own arrays stay on the CPU.
+        os.environ.setdefault("ALLOW_MULTIPLE_LIBTPU_LOAD", "1")
+        os.environ.setdefault("JAX_PLATFORMS", "cpu")
+        import jax
+        jax.config.update("jax_enable_x64", True)  # s64, u64, f64, c128 stay 64-bit
+        from jax.experimental import topologies
+        self.jax, self.topologies, self.devices = jax, topologies, {}
+
+    def device(self, target: str):
+        topology = target_topology(target)
+        if topology not in self.devices:
+            desc = self.topologies.get_topology_desc(topology_name=topology, platform="tpu")
+            self.devices[topology] = desc.devices
+        return self.devices[topology]
+
+    def structs(self, arrays, target: str):
+        import jax.numpy as jnp
+        sharding = self.jax.sharding.SingleDeviceSharding(self.device(target)[0])
+        return [self.jax.ShapeDtypeStruct(tuple(dims), jnp.dtype(JAX_DTYPES[dtype]), sharding=sharding)
+                for dtype, dims in arrays]
+
+    def compile(self, structs):
+        # keep_unused: parameters of a function that ignores them still get their layouts.
+        return self.jax.jit(lambda *a: None, keep_unused=True).lower(*structs).compile()
+
+    def answer(self, request: dict) -> dict:
+        target = request.get("target", "tpu-v5e")
+        arrays = request["arrays"]
+        for dtype, _ in arrays:
+            if dtype not in JAX_DTYPES:
+                return {"error": f"JAX has no element type for '{dtype}'"}
+        compiled = self.compile(self.structs(arrays, target))
+        out = {"layouts": entry_parameter_layouts(compiled.as_text()),
+               "argument_bytes": compiled.memory_analysis().argument_size_in_bytes}
+        if request.get("sizes"):
+            out["sizes"] = [self.compile(self.structs([a], target)).memory_analysis().argument_size_in_bytes
+                            for a in arrays]
+        return out
+
+
+def _serve() -> None:
+    try:
+        compiler = _Compiler()
+        versions = {"jax": compiler.jax.__version__, "libtpu": _libtpu_version()}
+    except Exception as error:  # jax missing, or libtpu failing to load
+        sys.stdout.write(json.dumps({"unavailable": f"{type(error).__name__}: {error}"}) + "\n")
+        sys.stdout.flush()
+        return
+    sys.stdout.write(json.dumps({"ready": versions}) + "\n")
+    sys.stdout.flush()
+    for line in sys.stdin:
+        try:
+            answer = compiler.answer(json.loads(line))
+        except Exception as error:  # the compiler's own refusal, e.g. RESOURCE_EXHAUSTED
+            answer = {"error": f"{type(error).__name__}: {error}"}
+        sys.stdout.write(json.dumps(answer) + "\n")
+        sys.stdout.flush()
+
+
+def _libtpu_version() -> str:
+    try:
+        from importlib.metadata import version
+        return version("libtpu")
+    except Exception:
+        return "unknown"
+
+
+# --- the parent: talks to the child ---------------------------------------------------------
+
+class Oracle:
+    """The compiler in a child process, restarted when libtpu aborts. An array whose compile
+    aborts is reported as {"error": "the compiler aborted ..."} and the rest still answered."""
+
+    def __init__(self, python: Optional[str] = None) -> None:
+        self.python = python or sys.executable
+        self.process: Optional[subprocess.Popen] = None
+        self.versions: dict = {}
+
+    def _start(self) -> None:
+        env = dict(os.environ, TPU_ACCELERATOR_TYPE=os.environ.get("TPU_ACCELERATOR_TYPE", "v5litepod-4"))
+        self.process = subprocess.Popen(
+            [self.python, os.path.abspath(__file__)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL, text=True, env=env)
+        first = self.process.stdout.readline()
+        if not first:
+            raise OracleUnavailable(f"{self.python} could not start the TPU compiler ({INSTALL_HINT})")
+        hello = json.loads(first)
+        if "unavailable" in hello:
+            self.close()
+            raise OracleUnavailable(
+                f"the TPU compiler is not available in {self.python}: {hello['unavailable']} ({INSTALL_HINT})")
+        self.versions = hello["ready"]
+
+    def close(self) -> None:
+        if self.process is not None:
+            try:
+                self.process.stdin.close()
+                self.process.wait(timeout=10)
+            except Exception:
+                self.process.kill()
+            self.process = None
+
+    def __enter__(self) -> "Oracle":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def _ask(self, request: dict) -> Optional[dict]:
+        """The child's answer, or None when it died (then it is restarted on the next ask)."""
+        if self.process is None:
+            self._start()
+        try:
+            self.process.stdin.write(json.dumps(request) + "\n")
+            self.process.stdin.flush()
+            line = self.process.stdout.readline()
+        except BrokenPipeError:
+            line = ""
+        if not line:
+            self.process.kill()
+            self.process = None
+            return None
+        return json.loads(line)
+
+    def device_layouts(self, arrays: Sequence[tuple[str, Sequence[int]]], target: str = "tpu-v5e",
+                       sizes: bool = False) -> list[dict]:
+        """One {"layout": ..., ["size_bytes": ...]} or {"error": ...} per array."""
+        arrays = [(str(t), [int(d) for d in dims]) for t, dims in arrays]
+        answer = self._ask({"arrays": arrays, "target": target, "sizes": sizes})
+        if answer is not None and "error" not in answer:
+            out = [{"layout": layout} for layout in answer["layouts"]]
+            for entry, size in zip(out, answer.get("sizes", [])):
+                entry["size_bytes"] = size
+            return out
+        if len(arrays) == 1:
+            reason = answer["error"] if answer is not None else "the compiler aborted (libtpu crashed)"
+            return [{"error": reason}]
+        middle = len(arrays) // 2  # find the arrays that fail, keep the answers of the others
+        return (self.device_layouts(arrays[:middle], target, sizes)
+                + self.device_layouts(arrays[middle:], target, sizes))
+
+
+def available(python: Optional[str] = None) -> bool:
+    """True when jax[tpu] runs in `python` (default: this interpreter)."""
+    try:
+        with Oracle(python) as oracle:
+            oracle._start()
+        return True
+    except OracleUnavailable:
+        return False
+
+
+def device_layout(dtype: str, shape: Sequence[int], target: str = "tpu-v5e",
+                  python: Optional[str] = None) -> dict:
+    """What the compiler gives one device array: {"layout", "size_bytes" (memory_analysis'
+    argument size), "target", "jax", "libtpu"}. Raises OracleUnavailable without jax[tpu], and
+    RuntimeError with the compiler's words when it refuses the array."""
+    with Oracle(python) as oracle:
+        entry = oracle.device_layouts([(dtype, shape)], target, sizes=True)[0]
+        if "error" in entry:
+            raise RuntimeError(entry["error"])
+        return {**entry, "target": ALIASES.get(target, target), **oracle.versions}
+
+
+if __name__ == "__main__":
+    _serve()

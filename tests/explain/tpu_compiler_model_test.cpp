@@ -1,0 +1,136 @@
+// The compiler model (tpu_compiler_model.h) against what libtpu 0.0.42.1 printed for every array
+// of every sweep in tests/fixtures/tpu_oracle/ (tools/tpu_oracle/regenerate.sh writes them): the
+// layout of each device array on each generation, exactly, and the bytes memory_analysis booked.
+#include "tessera/explain/tpu_compiler_model.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "tessera/explain/target_profile.h"
+#include "tessera/xla/notation.h"
+#include "tessera/xla/tiled_layout.h"
+
+namespace tessera::explain {
+namespace {
+
+nlohmann::json read_fixture(const std::string& name) {
+  const auto path = std::filesystem::path(TESSERA_TESTS_DIR) / "fixtures" / "tpu_oracle" / name;
+  std::ifstream in(path);
+  EXPECT_TRUE(in.good()) << path;
+  return nlohmann::json::parse(in);
+}
+
+// The model's layout of `shape_text` (no layout written: a device array) on `target`.
+std::string model_layout(const std::string& shape_text, const std::string& target) {
+  return xla::print_shape(layout_for_target(shape_text, parse_target(target)));
+}
+
+class CompilerSweep : public testing::TestWithParam<std::string> {};
+
+TEST_P(CompilerSweep, ModelGivesEveryLayoutTheCompilerPrinted) {
+  const nlohmann::json sweep = read_fixture(GetParam() + ".json");
+  const auto& arrays = sweep.at("arrays");
+  int checked = 0;
+  for (const auto& [target, layouts] : sweep.at("layouts").items()) {
+    ASSERT_EQ(layouts.size(), arrays.size()) << target;
+    int mismatches = 0;
+    for (std::size_t i = 0; i < arrays.size(); ++i) {
+      const std::string shape = arrays[i];
+      const std::string observed = layouts[i];
+      ASSERT_FALSE(observed.starts_with("error")) << shape << " on " << target << ": " << observed;
+      const std::string expected = shape + observed;
+      const std::string model = model_layout(shape, target);
+      if (model != expected && ++mismatches <= 5) {
+        ADD_FAILURE() << "sweep " << GetParam() << ", " << target << ": the compiler printed "
+                      << expected << ", the model says " << model;
+      }
+      ++checked;
+    }
+    EXPECT_EQ(mismatches, 0) << target;
+  }
+  EXPECT_GT(checked, 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(TpuOracle, CompilerSweep,
+                         testing::Values("rank0", "rank1_lengths", "rank2_rows",
+                                         "rank2_whole_tiles", "rank2_order", "random"));
+
+TEST(CompilerSizes, SizeOfTheModelsLayoutIsWhatMemoryAnalysisBooks) {
+  const nlohmann::json fixture = read_fixture("memory_sizes.json");
+  int checked = 0;
+  for (const auto& [target, entries] : fixture.at("sizes").items()) {
+    for (const auto& entry : entries) {
+      ASSERT_TRUE(entry.at("error").is_null()) << entry.dump();
+      const xla::Shape shape =
+          layout_for_target(entry.at("array").get<std::string>(), parse_target(target));
+      EXPECT_EQ(xla::print_shape(shape), entry.at("layout").get<std::string>()) << target;
+      EXPECT_EQ(xla::TiledLayout(shape).size_bytes(), entry.at("size_bytes").get<int64_t>())
+          << entry.at("layout").get<std::string>() << " on " << target;
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 100);
+}
+
+TEST(CompilerShards, ShardOfADeviceArrayIsLaidOutAsADeviceArray) {
+  const nlohmann::json fixture = read_fixture("sharded_arrays.json");
+  for (const auto& [target, entries] : fixture.at("sharded_arrays").items()) {
+    for (const auto& entry : entries) {
+      const xla::Shape shape =
+          layout_for_target(entry.at("shard").get<std::string>(), parse_target(target));
+      EXPECT_EQ(xla::print_shape(shape), entry.at("layout").get<std::string>())
+          << entry.at("global") << " on " << target;
+      EXPECT_EQ(xla::TiledLayout(shape).size_bytes(), entry.at("argument_bytes").get<int64_t>());
+    }
+  }
+}
+
+TEST(CompilerModel, WorkedExamplesOfTheHeader) {
+  EXPECT_EQ(model_layout("f32[1024,3]", "tpu-v5e"), "f32[1024,3]{0,1:T(4,128)}");
+  EXPECT_EQ(model_layout("s8[64,1000]", "tpu-v5e"), "s8[64,1000]{1,0:T(32,128)(4,1)}");
+  EXPECT_EQ(model_layout("f32[7]", "tpu-v5e"), "f32[7]{0:T(128)}");
+  EXPECT_EQ(model_layout("bf16[]", "tpu-v5e"), "bf16[]{:T(256)}");
+  EXPECT_EQ(model_layout("s4[3,5]", "tpu-v5e"), "s4[3,5]{1,0:T(8,128)(8,1)E(4)}");
+  EXPECT_EQ(model_layout("f32[0,5]", "tpu-v5e"), "f32[0,5]{1,0}");
+  EXPECT_EQ(model_layout("s4[3,5]", "tpu-v2"), "s4[3,5]{1,0:T(8,128)(4,1)}");
+  // A written order is kept; only the tiles are the compiler's.
+  EXPECT_EQ(model_layout("f32[1024,3]{1,0}", "tpu-v5e"), "f32[1024,3]{1,0:T(8,128)}");
+}
+
+TEST(CompilerModel, ReorderingIsReportedWithTheWrittenOrdersSize) {
+  TileChoice choice;
+  const xla::Shape shape =
+      apply_target(xla::parse_shape("f32[1024,3]"), Target::kTpuV5e, PredStorage::kTargetDefault,
+                   &choice, XlaEra::k2026, DimensionOrder::kCompilerChooses);
+  EXPECT_EQ(xla::print_shape(shape), "f32[1024,3]{0,1:T(4,128)}");
+  EXPECT_TRUE(choice.reordered);
+  EXPECT_EQ(choice.written_minor_to_major, (std::vector<int64_t>{1, 0}));
+  EXPECT_EQ(choice.written_order_bytes, 512 * 1024);
+}
+
+TEST(CompilerModel, EraTwentyTwentyKeepsTheWrittenOrderAndOldTiles) {
+  EXPECT_EQ(xla::print_shape(layout_for_target("f32[1024,3]", Target::kTpu,
+                                               PredStorage::kTargetDefault, XlaEra::k2020)),
+            "f32[1024,3]{1,0:T(8,128)}");
+  EXPECT_EQ(xla::print_shape(layout_for_target("pred[8,128]", Target::kTpu,
+                                               PredStorage::kTargetDefault, XlaEra::k2020)),
+            "pred[8,128]{1,0:T(8,128)E(32)}");
+  EXPECT_EQ(xla::print_shape(layout_for_target("bf16[]", Target::kTpu, PredStorage::kTargetDefault,
+                                               XlaEra::k2020)),
+            "bf16[]{:T(512)(2,1)}");
+}
+
+TEST(CompilerModel, OrderSearchIsQuadraticNotFactorial) {
+  // Rank 40: 40! orders, 1560 (minor, second minor) pairs.
+  std::string dims;
+  for (int i = 0; i < 40; ++i) dims += (i ? "," : "") + std::to_string(i % 3 + 1);
+  const xla::Shape shape = layout_for_target("f32[" + dims + "]", Target::kTpuV5e);
+  EXPECT_EQ(shape.layout.minor_to_major.size(), 40u);
+}
+
+}  // namespace
+}  // namespace tessera::explain

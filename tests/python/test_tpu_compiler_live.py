@@ -1,0 +1,116 @@
+"""tessera against the real TPU compiler, live: fresh random device arrays (a new seed every run,
+printed so a failure can be replayed with TESSERA_ORACLE_SEED) compiled deviceless by libtpu for
+every generation, compared with tessera.tpu_layout, tessera.explain and Layout.to_jax.
+
+Runs when jax[tpu] is installed (scripts/test.sh installs it); skipped otherwise with the reason.
+The fixture tests (tests/explain/tpu_compiler_model_test.cpp) cover the same model offline.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import random
+import time
+
+import pytest
+
+import tessera
+from tessera import oracle
+
+TARGETS = list(oracle.TOPOLOGIES)
+# Every element type tessera and JAX share (s1/u1 are not JAX types).
+TYPES = sorted(oracle.JAX_DTYPES)
+
+
+@pytest.fixture(scope="module")
+def compiler():
+    try:
+        with oracle.Oracle() as live:
+            live._start()
+            yield live
+    except oracle.OracleUnavailable as error:
+        pytest.skip(str(error))
+
+
+def _seed() -> int:
+    return int(os.environ.get("TESSERA_ORACLE_SEED", time.time_ns() % 2**31))
+
+
+def _random_dim(rng: random.Random) -> int:
+    r = rng.random()
+    if r < 0.35:
+        return rng.randint(1, 9)
+    if r < 0.65:
+        return rng.choice([8, 16, 32, 64, 128, 256, 512, 1024]) * rng.randint(1, 3) + rng.choice([-1, 0, 1])
+    return rng.randint(1, 3000)
+
+
+def _random_arrays(rng: random.Random, count: int):
+    arrays = []
+    for _ in range(count):
+        dims = [_random_dim(rng) for _ in range(rng.randint(0, 4))]
+        while math.prod(dims) > 2**22:
+            dims = [max(1, d // 3) for d in dims]
+        arrays.append((rng.choice(TYPES), dims))
+    return arrays
+
+
+def test_tpu_layout_and_explain_equal_the_compiler_on_fresh_random_arrays(compiler):
+    seed = _seed()
+    print(f"TESSERA_ORACLE_SEED={seed}")
+    rng = random.Random(seed)
+    arrays = _random_arrays(rng, 60)
+    mismatches = []
+    for target in TARGETS:
+        observed = compiler.device_layouts(arrays, target)
+        for (dtype, dims), entry in zip(arrays, observed):
+            assert "error" not in entry, f"{dtype}{dims} on {target}: {entry}"
+            text = f"{dtype}[{','.join(map(str, dims))}]"
+            ours = str(tessera.tpu_layout(dtype, dims, target))
+            if ours != entry["layout"]:
+                mismatches.append(f"{target}: compiler {entry['layout']}, tessera {ours}")
+            report = tessera.explain(text, target=target, max_suggestions=1)
+            assert report["layout"] == ours
+    assert not mismatches, f"seed {seed}:\n" + "\n".join(mismatches[:20])
+
+
+def test_size_bytes_equal_memory_analysis(compiler):
+    seed = _seed() + 1
+    rng = random.Random(seed)
+    arrays = _random_arrays(rng, 6)
+    for target in ("tpu-v3", "tpu-v5e", "tpu-v7x"):
+        for (dtype, dims), entry in zip(arrays, compiler.device_layouts(arrays, target, sizes=True)):
+            text = f"{dtype}[{','.join(map(str, dims))}]"
+            report = tessera.explain(text, target=target, max_suggestions=1)
+            assert report["size_bytes"] == entry["size_bytes"], f"seed {seed}: {text} on {target}"
+
+
+def test_to_jax_equals_input_formats(compiler):
+    jax = pytest.importorskip("jax")
+    import jax.numpy as jnp
+    from jax.experimental import topologies
+
+    device = topologies.get_topology_desc(topology_name="v5e:2x2", platform="tpu").devices[0]
+    sharding = jax.sharding.SingleDeviceSharding(device)
+    for dtype, dims in (("float32", (1024, 3)), ("bfloat16", (3, 300)), ("int8", (64, 1000)), ("bool", ())):
+        struct = jax.ShapeDtypeStruct(dims, jnp.dtype(dtype), sharding=sharding)
+        compiled = jax.jit(lambda x: None, keep_unused=True).lower(struct).compile()
+        expected = compiled.input_formats[0][0].layout
+        ours = tessera.tpu_layout(jnp.dtype(dtype), dims, "tpu-v5e").to_jax()
+        assert tuple(ours.major_to_minor) == tuple(expected.major_to_minor)
+        assert tuple(map(tuple, ours.tiling)) == tuple(map(tuple, expected.tiling))
+
+
+def test_oracle_says_what_failed_for_an_array_the_compiler_refuses(compiler):
+    too_big = compiler.device_layouts([("f32", [1 << 16, 1 << 16])], "tpu-v2")[0]
+    assert "RESOURCE_EXHAUSTED" in too_big["error"]
+
+
+def test_unavailable_compiler_is_named_with_the_install_command(tmp_path):
+    missing = tmp_path / "python-without-jax"
+    missing.write_text("#!/bin/sh\nexec python3 -S -I \"$@\"\n")
+    missing.chmod(0o755)
+    with pytest.raises(oracle.OracleUnavailable, match=r'pip install "jax\[tpu\]'):
+        with oracle.Oracle(str(missing)) as live:
+            live._start()
