@@ -99,3 +99,12 @@ def test_a_corrupt_wisdom_file_is_ignored_with_a_warning(tessera, tmp_path):
                  "f32[1024,1024]{0,1}", transpose_input(tmp_path), str(tmp_path / "out.bin"))
     assert "foreign.json': it holds no choices measured on this host" in result.stderr, result.stderr
     assert "(model)" in result.stdout
+
+
+def test_planner_measure_times_what_has_no_wisdom(tessera, tmp_path):
+    # At most 2 s of timing; the plan then says what it measured (not saved to the wisdom file).
+    result = run(tessera, "convert", "--plan", "--threads", "1", "--planner", "measure", "--to",
+                 "f32[1024,1024]{0,1}", transpose_input(tmp_path), str(tmp_path / "out.bin"),
+                 cache=tmp_path / "cache")
+    assert re.search(r"variant [a-z0-9-]+ \(measured \d{4}-\d\d-\d\d on this host\)", result.stdout), result.stdout
+    assert not (tmp_path / "cache" / "tessera" / "wisdom.json").exists()
