@@ -1,7 +1,6 @@
 #include "relayout/tuner.h"
 
 #include <fmt/format.h>
-
 #include <time.h>
 
 #include <algorithm>
@@ -69,11 +68,11 @@ struct Arena {
   ProxyMemory source, destination;
 };
 
-// A candidate's speed is its fastest try. On a shared host a try is slowed, never sped up, by
-// what else runs: with other builds on both cores, 64 MiB copies took 2.5, 6.5 or 10.6 ms as the
-// scheduler gave the core away in 4 ms slices (docs/notes/2026-11-27-host-rules.md), so a median
-// of few tries measured the neighbours; tries the process did not run through are taken again
-// (Trial::time). The copy run next to each try keeps the machine's state alike for every
+// A candidate's speed is its fastest try, in busy seconds (Trial::Timed). On a shared host a try
+// is slowed, never sped up, by what else runs: with other builds on both cores, 64 MiB copies
+// took 2.5, 6.5 or 10.6 ms of wall-clock time as the scheduler gave the core away in 4 ms slices
+// (docs/notes/2026-11-27-host-rules.md), so a median of few tries measured the neighbours. The
+// copy run next to each try keeps the machine's state (memory traffic, frequency) alike for every
 // candidate; the ratio reported is the fastest copy over the fastest try.
 struct Candidate {
   std::string name;
@@ -81,6 +80,12 @@ struct Candidate {
   std::vector<double> seconds;  // one per try
   double best() const {
     return seconds.empty() ? 0.0 : *std::min_element(seconds.begin(), seconds.end());
+  }
+  double median() const {
+    std::vector<double> s = seconds;
+    std::sort(s.begin(), s.end());
+    const std::size_t n = s.size();
+    return n == 0 ? 0.0 : n % 2 == 1 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
   }
 };
 
@@ -97,20 +102,12 @@ class Trial {
 
   // The copy of the source's bytes on the same threads, and the candidate, in a random order.
   void time(Candidate& c) {
-    // A try the scheduler took the core from is taken again, once (its time still counts if
-    // both were).
-    for (int attempt = 0; attempt < 2; ++attempt) {
-      const bool copy_first = rng_() % 2 == 0;
-      const Timed first = copy_first ? time_copy() : time_plan(c.plan);
-      const Timed second = copy_first ? time_plan(c.plan) : time_copy();
-      const Timed& copy = copy_first ? first : second;
-      const Timed& kernel = copy_first ? second : first;
-      const bool last = attempt == 1;
-      if (copy.whole || last) copy_ = std::min(copy_, copy.seconds);
-      if (kernel.whole || last) {
-        c.seconds.push_back(kernel.seconds);
-        break;
-      }
+    if (rng_() % 2 == 0) {
+      copy_ = std::min(copy_, time_copy().busy);
+      c.seconds.push_back(time_plan(c.plan).busy);
+    } else {
+      c.seconds.push_back(time_plan(c.plan).busy);
+      copy_ = std::min(copy_, time_copy().busy);
     }
     ++tries_;
   }
@@ -120,7 +117,7 @@ class Trial {
     time_copy();
     time_plan(c.plan);
     const auto start = Clock::now();
-    copy_ = time_copy().seconds;
+    copy_ = time_copy().busy;
     time_plan(c.plan);
     return seconds_since(start);
   }
@@ -132,11 +129,12 @@ class Trial {
   int tries() const { return tries_; }
 
  private:
-  // Wall-clock seconds, and whether the process had its threads' CPU time nearly all along: on
-  // a shared host a try the scheduler interrupted says nothing about the kernel.
+  // A run's wall-clock seconds, and its busy seconds: the CPU time its threads took, per thread.
+  // On a shared host the scheduler hands the cores to other processes in slices of milliseconds,
+  // which wall-clock time counts and CPU time does not; a kernel that waits on memory is busy.
   struct Timed {
     double seconds;
-    bool whole;
+    double busy;
   };
 
   template <class F>
@@ -150,7 +148,7 @@ class Trial {
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &cpu1);
     const double cpu = static_cast<double>(cpu1.tv_sec - cpu0.tv_sec) +
                        1e-9 * static_cast<double>(cpu1.tv_nsec - cpu0.tv_nsec);
-    return {wall, cpu >= 0.85 * threads_ * wall};
+    return {wall, std::min(wall, cpu / threads_)};
   }
 
   Timed time_copy() {
@@ -196,8 +194,8 @@ int64_t planned_tries(std::size_t n) {
 
 // The schedule: every candidate once (twice where time allows), the best third (at least 3)
 // again, the best two five times (patient: the best half, the best three nine times); the
-// model's variant always goes on, and stays the choice unless another is more than 1% faster.
-// Stops at `deadline`.
+// model's variant always goes on, and stays the choice unless another is more than 1% faster
+// (and faster in its median). Stops at `deadline`.
 std::optional<Measured> run_schedule(const ProblemKey& key, PlannerMode mode,
                                      Clock::time_point deadline, Arena& arena) {
   const int64_t bytes = proxy_bytes();
@@ -256,7 +254,10 @@ std::optional<Measured> run_schedule(const ProblemKey& key, PlannerMode mode,
     if (!c.seconds.empty() && c.best() < fastest->best()) fastest = &c;
   }
   const Candidate& model = candidates[0];
-  const bool keep_model = fastest->best() >= 0.99 * model.best();
+  // Another variant must be more than 1% faster at its fastest, and faster in its median too: a
+  // lucky try alone does not displace the model.
+  const bool keep_model =
+      fastest->best() >= 0.99 * model.best() || fastest->median() >= model.median();
   const Candidate& chosen = keep_model ? model : *fastest;
   Measured m;
   m.choice.variant = chosen.name;
