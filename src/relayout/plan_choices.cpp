@@ -40,7 +40,7 @@ VariantChooser::VariantChooser(const RelayoutOptions& options, int threads,
 }
 
 ChosenVariant VariantChooser::choose(KernelClass k, int source_bits, const std::string& pitch) {
-  ChosenVariant chosen{model_variant(k), "model"};
+  ChosenVariant chosen{model_variant(k), "model", pitch};
   if (k != KernelClass::kNone && large_) {
     const ProblemKey key{k, std::max(1, source_bits / 8), pitch, threads_};
     std::optional<FoundWisdom> found = find_wisdom(key);

@@ -15,6 +15,7 @@ namespace tessera::relayout {
 struct ChosenVariant {
   KernelVariant variant;  // resolved
   std::string origin;     // "model", "measured 2026-11-27 on this host", "forced"
+  std::string pitch;      // the box's row pitch class (plan_classes.h), as looked up
 };
 
 class VariantChooser {

@@ -19,6 +19,9 @@ RelayoutPlan plan_without_shuffle(const IndexMap& source, const IndexMap& destin
 // the class whose variants decide its speed.
 KernelClass main_kernel_class(const RelayoutPlan& plan);
 
+// That piece's row pitch class ("page", "line", "odd"; plan_classes.h), as its wisdom is keyed.
+std::string main_pitch(const RelayoutPlan& plan);
+
 // That piece's variant and where it came from: "staged-r32-l1-g1024-avx3 (model)"; "" for none.
 std::string main_variant(const RelayoutPlan& plan);
 

@@ -72,6 +72,7 @@ struct Task {
   CopyKernel kernel;
   bool fill = false;
   std::string origin;  // where the kernel's variant came from, for describe()
+  std::string pitch;   // the row pitch class its variant was looked up for (plan_classes.h)
 };
 
 // The lowest destination element a box writes (a reversed view's axes move backwards).
@@ -105,7 +106,7 @@ std::size_t first_splittable_axis(const CopyKernel& kernel, bool fill) {
 // (in the destination for fills): each piece then reads (writes) one compact band, and a
 // transpose keeps whole source rows per piece. A run may be cut only when it is the sole axis.
 void split_into_tasks(const StridedBox& box, const CopyKernel& kernel, bool fill, int bits,
-                      const std::string& origin, std::vector<Task>& tasks) {
+                      const ChosenVariant& chosen, std::vector<Task>& tasks) {
   const int64_t bytes = std::max<int64_t>(1, box.elements() * bits / 8);
   std::size_t first = first_splittable_axis(kernel, fill);
   if (!fill && kernel.kind == KernelKind::kRuns && box.axes.size() > 1) first = 1;
@@ -153,7 +154,7 @@ void split_into_tasks(const StridedBox& box, const CopyKernel& kernel, bool fill
   const int64_t pieces =
       std::clamp<int64_t>(bytes / (kTaskBytes * kernel.variant.piece_mib), 1, most);
   for (int64_t p = 0; p < pieces; ++p) {
-    Task t{box, kernel, fill, origin};
+    Task t{box, kernel, fill, chosen.origin, chosen.pitch};
     if (pieces > 1) {
       StridedAxis& a = t.box.axes[*axis];
       const int64_t begin = std::min(count, units * p / pieces * unit);
@@ -429,7 +430,7 @@ RelayoutPlan build_plan(const IndexMap& source, const DigitForm* source_form,
       kernel.variant.shuffle = shuffle;
       apply_variant(box, kernel, streaming.runs);
       p->huge_pages = p->huge_pages || kernel.variant.huge_pages;
-      split_into_tasks(box, kernel, false, db, chosen.origin, p->tasks);
+      split_into_tasks(box, kernel, false, db, chosen, p->tasks);
     }
   }
   if (!options.keep_padding && !strided_destination) {
@@ -437,7 +438,7 @@ RelayoutPlan build_plan(const IndexMap& source, const DigitForm* source_form,
       p->fill_everything = true;
     } else {
       for (const StridedBox& box : padding_boxes(destination))
-        split_into_tasks(box, {}, true, db, "", p->tasks);
+        split_into_tasks(box, {}, true, db, {}, p->tasks);
     }
   }
   // The general walk runs before the tasks on the calling thread, so tasks never race with it.
@@ -474,6 +475,11 @@ struct PlanAccess {
 KernelClass main_kernel_class(const RelayoutPlan& plan) {
   const Task* main = PlanAccess::of(plan).main_task();
   return main == nullptr ? KernelClass::kNone : main->kernel.kernel_class;
+}
+
+std::string main_pitch(const RelayoutPlan& plan) {
+  const Task* main = PlanAccess::of(plan).main_task();
+  return main == nullptr ? "" : main->pitch;
 }
 
 std::string main_variant(const RelayoutPlan& plan) {

@@ -182,6 +182,7 @@ class Trial {
 };
 
 struct Measured {
+  ProblemKey key;  // what the proxy measured: the key asked for, with the proxy's own pitch
   WisdomChoice choice;
   std::string model;
   std::string why;
@@ -210,6 +211,9 @@ std::optional<Measured> run_schedule(const ProblemKey& key, PlannerMode mode,
     if (candidates.empty() && main_kernel_class(p) != key.kernel_class) return std::nullopt;
     candidates.push_back({name, std::move(p), {}});
   }
+  // The proxy's own row pitch class: a "page" proxy of tiles may read as "line" (plan_classes.h).
+  ProblemKey measured = key;
+  measured.pitch = main_pitch(candidates[0].plan);
   Trial trial(key, from, to, arena);
   const double per_try = trial.warm_up(candidates[0]);
   const double budget =
@@ -260,6 +264,7 @@ std::optional<Measured> run_schedule(const ProblemKey& key, PlannerMode mode,
       fastest->best() >= 0.99 * model.best() || fastest->median() >= model.median();
   const Candidate& chosen = keep_model ? model : *fastest;
   Measured m;
+  m.key = measured;
   m.choice.variant = chosen.name;
   m.choice.measured = today_utc();
   m.choice.mode = planner_mode_name(mode == PlannerMode::kEstimate ? PlannerMode::kMeasure : mode);
@@ -283,7 +288,7 @@ std::optional<Measured> run_schedule(const ProblemKey& key, PlannerMode mode,
 std::optional<Measured> measure_and_record(const ProblemKey& key, PlannerMode mode,
                                            Clock::time_point deadline, Arena& arena) {
   std::optional<Measured> m = run_schedule(key, mode, deadline, arena);
-  if (m) record_wisdom(key, m->choice);
+  if (m) record_wisdom(m->key, m->choice);
   return m;
 }
 
@@ -437,7 +442,7 @@ TuneReport tune(const TuneOptions& options) {
                                 0, 0, 0, "not measured: out of time (the model stays)"});
       continue;
     }
-    report.choices.push_back({key.text(), m->choice.variant, m->model, m->choice.ratio,
+    report.choices.push_back({m->key.text(), m->choice.variant, m->model, m->choice.ratio,
                               m->choice.model_ratio, m->choice.variants, m->choice.tries, m->why});
   }
   report.seconds = seconds_since(start);
