@@ -118,6 +118,45 @@ HWY_INLINE void Transpose8Columns(const SourceRows& from, const DestinationRows&
   }
 }
 
+#if HWY_TARGET <= HWY_AVX3  // 512-bit vectors (x86 targets' bits below AVX3's are AVX-512 ones)
+// 16 lanes: each source row read whole (one 64-byte load, where the 4-block loads above take four
+// loads and three inserts), 4x4 transposes inside the blocks, then each destination row's four
+// blocks gathered from the four row groups with block swaps, blends and half concatenations: 16
+// loads, 64 shuffles and 16 blends per tile against 64 loads and 80 shuffles.
+template <class SourceRows, class DestinationRows>
+HWY_INLINE void TransposeWholeRows(const SourceRows& from, const DestinationRows& to, bool stream) {
+  const Tile d;
+  const Pairs d2;
+  using V = hn::Vec<Tile>;
+  V c[4][4];  // c[g][m]: block b holds column 4b + m of rows 4g .. 4g + 3
+  for (int g = 0; g < 4; ++g) {
+    const V r0 = hn::LoadU(d, reinterpret_cast<const float*>(from(4 * g)));
+    const V r1 = hn::LoadU(d, reinterpret_cast<const float*>(from(4 * g + 1)));
+    const V r2 = hn::LoadU(d, reinterpret_cast<const float*>(from(4 * g + 2)));
+    const V r3 = hn::LoadU(d, reinterpret_cast<const float*>(from(4 * g + 3)));
+    const auto t0 = hn::BitCast(d2, hn::InterleaveLower(d, r0, r1));
+    const auto t1 = hn::BitCast(d2, hn::InterleaveUpper(d, r0, r1));
+    const auto t2 = hn::BitCast(d2, hn::InterleaveLower(d, r2, r3));
+    const auto t3 = hn::BitCast(d2, hn::InterleaveUpper(d, r2, r3));
+    c[g][0] = hn::BitCast(d, hn::InterleaveLower(d2, t0, t2));
+    c[g][1] = hn::BitCast(d, hn::InterleaveUpper(d2, t0, t2));
+    c[g][2] = hn::BitCast(d, hn::InterleaveLower(d2, t1, t3));
+    c[g][3] = hn::BitCast(d, hn::InterleaveUpper(d2, t1, t3));
+  }
+  for (int m = 0; m < 4; ++m) {
+    // Blocks of groups 0 and 1: [0.0 1.0 0.2 1.2] and [0.1 1.1 0.3 1.3]; of groups 2 and 3 alike.
+    const V a = hn::OddEvenBlocks(hn::SwapAdjacentBlocks(c[1][m]), c[0][m]);
+    const V b = hn::OddEvenBlocks(c[1][m], hn::SwapAdjacentBlocks(c[0][m]));
+    const V e = hn::OddEvenBlocks(hn::SwapAdjacentBlocks(c[3][m]), c[2][m]);
+    const V f = hn::OddEvenBlocks(c[3][m], hn::SwapAdjacentBlocks(c[2][m]));
+    StoreRowPart(to, m, 0, hn::ConcatLowerLower(d, e, a), stream);
+    StoreRowPart(to, 4 + m, 0, hn::ConcatLowerLower(d, f, b), stream);
+    StoreRowPart(to, 8 + m, 0, hn::ConcatUpperUpper(d, e, a), stream);
+    StoreRowPart(to, 12 + m, 0, hn::ConcatUpperUpper(d, f, b), stream);
+  }
+}
+#endif
+
 // Ordinary stores (a destination in cache, such as the staged transpose's L1 buffer): source rows
 // first..first+kLanes-1, all 16 columns, each destination row's part stored on its own. Each
 // source line is then read whole, once, while at most 8 of them are live: rows 2^k bytes apart
@@ -188,6 +227,9 @@ HWY_INLINE void Transpose16x16(const SourceRows& from, const DestinationRows& to
     }
     return;
   }
+#if HWY_TARGET <= HWY_AVX3
+  TransposeWholeRows(from, to, stream);
+#else
   if constexpr (kLanes >= 8) {
     Transpose8Columns(from, to, 0, stream);
     Transpose8Columns(from, to, 8, stream);
@@ -197,6 +239,7 @@ HWY_INLINE void Transpose16x16(const SourceRows& from, const DestinationRows& to
     Transpose4Columns(from, to, 8, stream);
     Transpose4Columns(from, to, 12, stream);
   }
+#endif
 #endif
 }
 
