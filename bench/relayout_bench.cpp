@@ -6,6 +6,13 @@
 //   tessera_bench --benchmark_filter='^BM_(Copy|Relayout|OneDNN)/'
 //     --benchmark_enable_random_interleaving=true --benchmark_repetitions=5   (one command line)
 //
+// BM_Relayout is the planner's choice (planner.h): the wisdom `tessera tune` wrote for this host,
+// else the model; its label names the variant and where it came from. BM_Variant/<case>/<variant>
+// forces each candidate variant of the case's kernel class, and BM_TransposeCeiling/<case> moves
+// the same lines as the transposes without transposing them (the access pattern's own limit).
+// TESSERA_VARIANT=<name> forces a variant on BM_Relayout too (A/B runs), TESSERA_WISDOM=<file>
+// reads another wisdom file (empty: none).
+//
 // Every case also runs on 1 GiB (<case>_1GiB, DRAM-bound). One case's buffers are held at a time
 // (3 GiB for a 1 GiB case), allocated when a benchmark of that case starts.
 //
@@ -18,12 +25,14 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <memory>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "bench_support.h"
+#include "relayout/plan_internals.h"
 #include "tessera/relayout/layout_operand.h"
 #include "tessera/relayout/relayout_plan.h"
 #include "tessera/relayout/streaming_copy.h"
@@ -144,6 +153,12 @@ const RelayoutCase kCases1GiB[] = {
      {}},
 };
 
+// The options of BM_Relayout's plan: the benchmark's threads, TESSERA_VARIANT's variant if set.
+relayout::RelayoutOptions relayout_options() {
+  const char* variant = std::getenv("TESSERA_VARIANT");
+  return {.threads = bench_threads(), .variant = variant != nullptr ? variant : ""};
+}
+
 // The buffers of the case being measured; one case is held at a time.
 struct CaseData {
   explicit CaseData(const RelayoutCase& c)
@@ -152,7 +167,7 @@ struct CaseData {
         source(static_cast<std::size_t>(from.map->size_bytes())),
         destination(static_cast<std::size_t>(to.map->size_bytes())),
         copy_destination(static_cast<std::size_t>(from.map->size_bytes())),
-        plan(relayout::plan(*from.map, *to.map, {.threads = bench_threads()})) {
+        plan(relayout::plan(*from.map, *to.map, relayout_options())) {
     std::mt19937_64 rng(1);
     for (std::size_t i = 0; i + 8 <= source.size; i += 8) {
       const uint64_t v = rng();
@@ -207,14 +222,36 @@ void BM_Copy(benchmark::State& state, const RelayoutCase* c) {
   report_bytes(state, data.logical_bytes, std::min(plain, streamed));
 }
 
-void BM_Relayout(benchmark::State& state, const RelayoutCase* c) {
-  CaseData& data = case_data(*c);
+// `plan` run on the case's buffers.
+void run_plan(benchmark::State& state, CaseData& data, const relayout::RelayoutPlan& plan) {
+  state.SetLabel(relayout::main_variant(plan));
   const auto start = std::chrono::steady_clock::now();
   for (auto _ : state) {
-    data.plan.execute(data.source.span(), data.destination.span());
+    plan.execute(data.source.span(), data.destination.span());
     benchmark::ClobberMemory();
   }
   report_bytes(state, data.logical_bytes, seconds_since(start));
+}
+
+void BM_Relayout(benchmark::State& state, const RelayoutCase* c) {
+  CaseData& data = case_data(*c);
+  run_plan(state, data, data.plan);
+}
+
+// The case with one variant forced (the planner's candidates, kernel_variant.h).
+void BM_Variant(benchmark::State& state, const RelayoutCase* c, const std::string& variant) {
+  CaseData& data = case_data(*c);
+  run_plan(state, data,
+           relayout::plan(*data.from.map, *data.to.map,
+                          {.threads = bench_threads(), .variant = variant}));
+}
+
+// The planner's plan with the transposes' shuffles left out: the same lines read and written in
+// the same order, unchanged (plan_internals.h). Its output is not the conversion.
+void BM_TransposeCeiling(benchmark::State& state, const RelayoutCase* c) {
+  CaseData& data = case_data(*c);
+  run_plan(state, data,
+           relayout::plan_without_shuffle(*data.from.map, *data.to.map, relayout_options()));
 }
 
 // The per-element index formula: every logical index through both layouts' linear_index.
@@ -283,6 +320,22 @@ void register_case(const RelayoutCase& c, bool with_naive) {
       ->Unit(benchmark::kMillisecond);
   benchmark::RegisterBenchmark(("BM_Relayout/" + name).c_str(), BM_Relayout, &c)
       ->Unit(benchmark::kMillisecond);
+  // The candidates of the case's kernel class (planned without buffers, to learn the class).
+  const relayout::LayoutOperand from = relayout::parse_layout_operand(c.from);
+  const relayout::LayoutOperand to = relayout::parse_layout_operand(c.to);
+  const relayout::KernelClass k =
+      relayout::main_kernel_class(relayout::plan(*from.map, *to.map, {.threads = 1}));
+  if (k != relayout::KernelClass::kNone) {
+    for (const std::string& variant : relayout::variant_names(relayout::kernel_class_name(k))) {
+      benchmark::RegisterBenchmark(("BM_Variant/" + name + "/" + variant).c_str(), BM_Variant, &c,
+                                   variant)
+          ->Unit(benchmark::kMillisecond);
+    }
+  }
+  if (k == relayout::KernelClass::kTranspose || k == relayout::KernelClass::kTileTranspose) {
+    benchmark::RegisterBenchmark(("BM_TransposeCeiling/" + name).c_str(), BM_TransposeCeiling, &c)
+        ->Unit(benchmark::kMillisecond);
+  }
 #ifdef TESSERA_HAVE_ONEDNN
   if (c.onednn.element_bytes != 0) {
     benchmark::RegisterBenchmark(("BM_OneDNN/" + name).c_str(), BM_OneDNN, &c)
@@ -297,6 +350,9 @@ void register_case(const RelayoutCase& c, bool with_naive) {
 }
 
 const bool registered = [] {
+  benchmark::AddCustomContext("tessera_host", relayout::host_description());
+  const std::filesystem::path wisdom = relayout::default_wisdom_path();
+  benchmark::AddCustomContext("tessera_wisdom", wisdom.empty() ? "none" : wisdom.string());
   for (const RelayoutCase& c : kCases) register_case(c, true);
   // No BM_Naive at 1 GiB: about 16 s per iteration.
   for (const RelayoutCase& c : kCases1GiB) register_case(c, false);

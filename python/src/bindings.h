@@ -25,6 +25,8 @@ void bind_inputs(nanobind::module_& module);
 void bind_diff(nanobind::module_& module);
 // tessera.Relayout (the relayout engine's plans) and output buffers.
 void bind_relayout(nanobind::module_& module);
+// tessera.tune() and the wisdom functions (planner_bindings.cpp).
+void bind_planner(nanobind::module_& module);
 // tessera.npu: Device, Tensor, Matrix, best_w.
 void bind_npu(nanobind::module_& module);
 // Adds _check_plan and _draw_plan to the tessera.npu submodule (npu_plan_bindings.cpp).

@@ -16,6 +16,7 @@
 #include "tessera/error.h"
 #include "tessera/index_map.h"
 #include "tessera/relayout/fill_value.h"
+#include "tessera/relayout/planner.h"
 #include "tessera/relayout/relayout_plan.h"
 #include "tessera/relayout/strided_array.h"
 
@@ -69,21 +70,29 @@ void add_constructor(nb::class_<relayout::RelayoutPlan>& plan_class) {
   plan_class.def(
       "__init__",
       [](relayout::RelayoutPlan* self, const Source& source, const Destination& destination,
-         int threads, uint64_t fill_bits, bool keep_padding, bool sign_extend) {
+         int threads, uint64_t fill_bits, bool keep_padding, bool sign_extend,
+         std::string_view planner, std::string variant) {
+        const relayout::PlannerMode mode = relayout::parse_planner_mode(planner);
+        nb::gil_scoped_release release;  // `measure` may time candidates for seconds
         new (self) relayout::RelayoutPlan(relayout::plan(source, destination,
                                                          {.threads = threads,
                                                           .fill_bits = fill_bits,
                                                           .keep_padding = keep_padding,
-                                                          .sign_extend = sign_extend}));
+                                                          .sign_extend = sign_extend,
+                                                          .planner = mode,
+                                                          .variant = std::move(variant)}));
       },
       nb::arg("source"), nb::arg("destination"), nb::kw_only(), nb::arg("threads") = 0,
       nb::arg("fill_bits") = 0, nb::arg("keep_padding") = false, nb::arg("sign_extend") = false,
+      nb::arg("planner") = "estimate", nb::arg("variant") = "",
       "source, destination: IndexMaps of one logical array, or one of them a StridedArray (an\n"
       "array in memory with byte strides, read or written in place; its buffer starts at its\n"
       "footprint's lowest byte). threads: 0 for all cores. fill_bits: the bit pattern written\n"
       "into destination padding (its low element_bits bits). keep_padding: leave destination\n"
       "padding untouched. sign_extend: when unpacking sub-byte elements into wider ones,\n"
-      "sign-extend.");
+      "sign-extend. planner: 'estimate' (wisdom from tessera.tune(), else a model), 'measure' or\n"
+      "'patient' (time the candidates where there is no wisdom). variant: force a kernel variant\n"
+      "by name, e.g. 'r64-l2' (tessera.variant_names()); the bytes written are the same.");
 }
 
 void bind_strided_array(nb::module_& module) {
@@ -154,8 +163,9 @@ void bind_relayout(nb::module_& module) {
       .def_prop_ro("destination_bytes", &relayout::RelayoutPlan::destination_bytes)
       .def_prop_ro("threads", &relayout::RelayoutPlan::threads)
       .def("describe", &relayout::RelayoutPlan::describe,
-           "The strided pieces of the plan and the kernel chosen for each, one per line;\n"
-           "consecutive pieces that read the same are one line ending '(N pieces)'.");
+           "The strided pieces of the plan and the kernel chosen for each, one per line, with\n"
+           "its variant and where that came from ('model', 'measured 2026-11-27 on this host',\n"
+           "'forced'); consecutive pieces that read the same are one line ending '(N pieces)'.");
   module.def("release_buffers", &release_buffers,
              "Frees the output buffers kept for reuse by to_physical/from_physical (at most 4\n"
              "buffers and 512 MiB are kept); returns the number of bytes given back.");

@@ -12,9 +12,10 @@
 
 The work is done by the C++ library (the same one the `tessera` CLI uses): Layout and IndexMap
 (XLA notation, index maps), to_physical / from_physical / convert / Relayout (the relayout
-engine), explain / tpu_layout and Layout.to_svg (reports and pictures), diff (two layouts of one
-array compared), layout_mismatches (layout errors decoded), tessera.npu (NPU local memory).
-Errors are tessera.Error subclasses, themselves ValueErrors, with the CLI's messages.
+engine), tune / export_wisdom / import_wisdom (the engine's kernel choices measured on this host),
+explain / tpu_layout and Layout.to_svg (reports and pictures), diff (two layouts of one array
+compared), layout_mismatches (layout errors decoded), tessera.npu (NPU local memory). Errors are
+tessera.Error subclasses, themselves ValueErrors, with the CLI's messages.
 """
 
 from __future__ import annotations
@@ -39,9 +40,18 @@ from ._tessera import (
     StridedArray,
     UnsupportedError,
     __version__,  # TESSERA_VERSION, compiled into the extension from CMakeLists.txt
+    default_wisdom_path,
     empty_bytes,
+    export_wisdom,
+    host_description,
+    import_wisdom,
+    kernel_classes,
     layout_mismatches,
     release_buffers,
+    save_wisdom,
+    tune,
+    use_wisdom_file,
+    variant_names,
 )
 
 __all__ = [
@@ -61,16 +71,25 @@ __all__ = [
     "StridedArray",
     "UnsupportedError",
     "convert",
+    "default_wisdom_path",
     "diff",
     "empty_bytes",
+    "export_wisdom",
     "explain",
     "explain_input",
     "from_physical",
+    "host_description",
+    "import_wisdom",
+    "kernel_classes",
     "layout_mismatches",
     "npu",
     "numpy_dtype",
+    "save_wisdom",
     "to_physical",
     "tpu_layout",
+    "tune",
+    "use_wisdom_file",
+    "variant_names",
     "xla_element_type",
 ]
 

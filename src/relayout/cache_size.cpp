@@ -1,5 +1,6 @@
 #include "relayout/cache_size.h"
 
+#include <algorithm>
 #include <cctype>
 #include <exception>
 #include <fstream>
@@ -29,9 +30,14 @@ std::string first_word(const std::string& path) {
   return word;
 }
 
-int64_t read_last_level_cache_bytes() {
-  int best_level = 0;
-  int64_t bytes = 0;
+// Bytes of the data caches of levels 1 to 4 (index 0 unused).
+struct CacheLevels {
+  int64_t bytes[5] = {};
+  int last = 0;
+};
+
+CacheLevels read_cache_levels() {
+  CacheLevels levels;
   for (int index = 0; index < 16; ++index) {
     const std::string dir = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index);
     const std::string type = first_word(dir + "/type");
@@ -39,19 +45,26 @@ int64_t read_last_level_cache_bytes() {
     if (type == "Instruction") continue;
     const int level = static_cast<int>(parse_size(first_word(dir + "/level")));
     const int64_t size = parse_size(first_word(dir + "/size"));
-    if (level > best_level && size > 0) {
-      best_level = level;
-      bytes = size;
-    }
+    if (level < 1 || level > 4 || size <= 0) continue;
+    levels.bytes[level] = size;
+    levels.last = std::max(levels.last, level);
   }
-  return bytes;
+  return levels;
+}
+
+const CacheLevels& cache_levels() {
+  static const CacheLevels levels = read_cache_levels();
+  return levels;
 }
 
 }  // namespace
 
 int64_t last_level_cache_bytes() {
-  static const int64_t bytes = read_last_level_cache_bytes();
-  return bytes;
+  return cache_levels().bytes[cache_levels().last];
+}
+
+int64_t data_cache_bytes(int level) {
+  return level >= 1 && level <= 4 ? cache_levels().bytes[level] : 0;
 }
 
 }  // namespace tessera::relayout

@@ -11,4 +11,7 @@ namespace tessera::relayout {
 // AMD EPYC Zen 5 it reports the socket's 384 MiB, where this core's complex has 32 MiB.
 int64_t last_level_cache_bytes();
 
+// Bytes of cpu0's data (or unified) cache of `level` (1, 2, 3), read once; 0 where unknown.
+int64_t data_cache_bytes(int level);
+
 }  // namespace tessera::relayout

@@ -9,7 +9,6 @@
 
 #include "relayout/box_walk.h"
 #include "relayout/element_access.h"
-#include "relayout/host_profile.h"
 #include "relayout/simd_kernels.h"
 #include "relayout/transpose_box.h"
 #include "tessera/relayout/streaming_copy.h"
@@ -83,41 +82,6 @@ void sort_outer_by_source(StridedBox& box, std::size_t first) {
   std::erase_if(box.axes, [&](const StridedAxis& axis) {
     return axis.count == 1 && &axis - box.axes.data() >= static_cast<std::ptrdiff_t>(first);
   });
-}
-
-// Orders the outer axes of a box of runs for the walk. The axis right after the runs continues
-// them contiguously on one side: its runs are taken in one sweep there, and on the other side that
-// many streams are open at once. The walk follows the source, except on hosts where following the
-// side that leaves the other fewer streams (the source on a tie) measured faster
-// (runs_walk_fewer_streams(), host_profile.h: AMD Zen 3; Zen 5 lost a third by it). Row-major <->
-// T(8,128): untiling follows the source either way (tiles read in turn, 8 destination rows open;
-// following the destination instead, 32 tiles open for reading, ran at 0.54-0.64 of a copy on
-// Zen 3 against 0.87-0.97); tiling follows the destination on Zen 3 (whole tiles written in turn,
-// 8 source rows open) and the source elsewhere (one row read at a time, 32 tiles open for
-// writing). 2 threads and the NPU images measured within the noise either way on Zen 3.
-void order_runs_walk(StridedBox& box) {
-  // Sorted in place from axis 1 on: the run axis, which callers hold references to, stays put.
-  if (!runs_walk_fewer_streams()) {
-    sort_axes_by(box.axes, 1, source_stride_of);
-    return;
-  }
-  using Axes = std::vector<StridedAxis>;
-  const auto sorted_by = [&box](auto stride) {
-    Axes axes = box.axes;
-    sort_axes_by(axes, 1, stride);
-    return axes;
-  };
-  const auto sweep = [](const Axes& axes) {  // runs per sweep: the next axis that repeats
-    for (std::size_t k = 1; k < axes.size(); ++k) {
-      if (axes[k].count > 1) return axes[k].count;
-    }
-    return int64_t{1};
-  };
-  const Axes by_source = sorted_by(source_stride_of);
-  const Axes by_destination = sorted_by(destination_stride_of);
-  const Axes& chosen = sweep(by_destination) < sweep(by_source) ? by_destination : by_source;
-  // Copied back in place: callers hold references into box.axes (its run axis, never moved).
-  std::copy(chosen.begin(), chosen.end(), box.axes.begin());
 }
 
 // For 4-byte transposes whose tiles are smaller than 16x16 (A and B dividing 16): groups
@@ -207,13 +171,13 @@ void bits_box(const StridedBox& box, const CopyKernel& k, const std::byte* sourc
   });
 }
 
-void pack_bits_box(const StridedBox& box, bool streaming, const std::byte* source,
+void pack_bits_box(const StridedBox& box, bool streaming, bool avx2, const std::byte* source,
                    std::byte* destination) {
   const StridedAxis& inner = box.axes[0];
   const StridedAxis& pair = box.axes[1];
   for_each_outer(box, 2, [&](int64_t s, int64_t d) {
     std::byte* to = destination + d / 8;
-    if (pack_bits_32_rows(source + s, inner.source_stride, pair.count, to, streaming)) return;
+    if (pack_bits_32_rows(source + s, inner.source_stride, pair.count, to, streaming, avx2)) return;
     for (int64_t j = 0; j < pair.count; ++j) {
       uint32_t word = 0;
       for (int i = 0; i < 32; ++i) {
@@ -230,10 +194,43 @@ bool whole_bytes(int bits) {
 
 }  // namespace
 
+// The axis right after the runs continues them contiguously on one side: its runs are taken in
+// one sweep there, and on the other side that many streams are open at once. kSource follows the
+// source; kFewerStreams follows the side that leaves the other fewer streams open (the source on
+// a tie). Row-major <-> T(8,128): untiling follows the source either way (tiles read in turn, 8
+// destination rows open); tiling with kFewerStreams writes whole tiles in turn with 8 source rows
+// open, and with kSource reads one row at a time with 32 tiles open for writing. Which is faster
+// depends on the host (docs/notes/2026-11-27-host-rules.md: Zen 3 one way, Zen 5 the other).
+bool order_runs_walk(StridedBox& box, Walk walk) {
+  // Sorted in place from axis 1 on: the run axis, which callers hold references to, stays put.
+  using Axes = std::vector<StridedAxis>;
+  const auto sorted_by = [&box](auto stride) {
+    Axes axes = box.axes;
+    sort_axes_by(axes, 1, stride);
+    return axes;
+  };
+  const auto sweep = [](const Axes& axes) {  // runs per sweep: the next axis that repeats
+    for (std::size_t k = 1; k < axes.size(); ++k) {
+      if (axes[k].count > 1) return axes[k].count;
+    }
+    return int64_t{1};
+  };
+  const Axes by_source = sorted_by(source_stride_of);
+  const Axes by_destination = sorted_by(destination_stride_of);
+  const bool fewer_by_destination = sweep(by_destination) < sweep(by_source);
+  const Axes& chosen =
+      walk == Walk::kFewerStreams && fewer_by_destination ? by_destination : by_source;
+  std::copy(chosen.begin(), chosen.end(), box.axes.begin());
+  return fewer_by_destination;
+}
+
 CopyKernel choose_copy_kernel(StridedBox& box, int source_bits, int destination_bits,
                               bool sign_extend, bool streaming) {
   if (box.axes.empty()) box.axes.push_back({1, 1, 1});
-  CopyKernel k{KernelKind::kBits, source_bits, destination_bits, false, sign_extend};
+  CopyKernel k;
+  k.source_bits = source_bits;
+  k.destination_bits = destination_bits;
+  k.sign_extend = sign_extend;
   const StridedAxis& inner = box.axes[0];
   if (source_bits == destination_bits && whole_bytes(source_bits)) {
     const int bytes = source_bits / 8;
@@ -241,7 +238,7 @@ CopyKernel choose_copy_kernel(StridedBox& box, int source_bits, int destination_
     if (inner.source_stride == 1 && inner.destination_stride == 1) {
       k.kind = KernelKind::kRuns;
       k.streaming = streaming && inner.count * bytes >= 256;  // Highway: every target streams
-      order_runs_walk(box);
+      order_runs_walk(box, Walk::kSource);
       return k;
     }
     if (word && inner.destination_stride == 1) {
@@ -320,7 +317,7 @@ void copy_box(const StridedBox& box, const CopyKernel& k, const std::byte* sourc
             read_short_gap(end_of_last, from, row_span);
           }
           stream_runs(destination + d * bytes, next.destination_stride * bytes, from,
-                      next.source_stride * bytes, run, next.count);
+                      next.source_stride * bytes, run, next.count, k.variant.simd == Simd::kAvx2);
           end_of_last = from + row_span;
         });
         store_fence();
@@ -340,7 +337,7 @@ void copy_box(const StridedBox& box, const CopyKernel& k, const std::byte* sourc
       if (k.streaming) store_fence();
       return;
     case KernelKind::kPackBits:
-      pack_bits_box(box, k.streaming, source, destination);
+      pack_bits_box(box, k.streaming, k.variant.simd == Simd::kAvx2, source, destination);
       if (k.streaming) store_fence();
       return;
     case KernelKind::kBits:
@@ -392,21 +389,23 @@ std::string describe_box(const StridedBox& box, const CopyKernel& k) {
 }
 
 std::string simd_target(const StridedBox& box, const CopyKernel& k) {
+  const bool avx2 = k.variant.simd == Simd::kAvx2;
   switch (k.kind) {
     case KernelKind::kRuns:
-      return k.streaming ? fmt::format("{} (Highway)", stream_target()) : "none (memcpy)";
+      return k.streaming ? fmt::format("{} (Highway)", stream_target(avx2)) : "none (memcpy)";
     case KernelKind::kTranspose: {
       if (k.source_bits == 32) {
-        return fmt::format("{} (Highway)", uses_staged_transpose(k) ? staged_transpose_target()
-                                                                    : transpose_target());
+        return fmt::format("{} (Highway)", uses_staged_transpose(k) || k.grouped
+                                               ? staged_transpose_target(avx2)
+                                               : transpose_target());
       }
       return uses_interleave(box, k) || uses_deinterleave(box, k)
-                 ? fmt::format("{} (Highway)", interleave_target())
+                 ? fmt::format("{} (Highway)", interleave_target(avx2))
                  : "none (scalar)";
     }
     case KernelKind::kPackBits:
       return box.axes[1].count % kInterleaveRowBytes == 0
-                 ? fmt::format("{} (Highway)", pack_bits_target())
+                 ? fmt::format("{} (Highway)", pack_bits_target(avx2))
                  : "none (scalar)";
     case KernelKind::kStrided: {
       const StridedAxis& row = box.axes[0];
@@ -422,7 +421,7 @@ std::string simd_target(const StridedBox& box, const CopyKernel& k) {
 }
 
 void streaming_copy(std::byte* destination, const std::byte* source, std::size_t bytes) {
-  stream_copy(destination, source, bytes);
+  stream_copy(destination, source, bytes, model_variant(KernelClass::kRuns).simd == Simd::kAvx2);
   store_fence();
 }
 

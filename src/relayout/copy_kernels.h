@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 
+#include "relayout/kernel_variant.h"
 #include "relayout/strided_box.h"
 
 namespace tessera::relayout {
@@ -27,12 +28,20 @@ struct CopyKernel {
   bool streaming = false;  // write with non-temporal stores (large outputs)
   bool sign_extend = false;
   bool grouped = false;  // kTranspose of small 4-byte tiles gathered into 16x16 (axes 0-3)
+  KernelClass kernel_class = KernelClass::kNone;  // what `variant` means for it (plan_classes.h)
+  KernelVariant variant;                          // resolved (kernel_variant.h)
 };
 
 // Picks the kernel for a simplified box; may reorder its axes (the source-contiguous axis of a
-// transpose moves to axes[1]). `streaming` asks for non-temporal stores where a kernel has them.
+// transpose moves to axes[1]; runs are walked in the source's order). `streaming` asks for
+// non-temporal stores where a kernel has them. The kernel's variant is the default one: the
+// planner sets it (relayout_plan.cpp).
 CopyKernel choose_copy_kernel(StridedBox& box, int source_bits, int destination_bits,
                               bool sign_extend, bool streaming);
+
+// Orders the outer axes of a box of runs for `walk` (kernel_variant.h). Returns whether the other
+// walk would order them differently (runs whose walk is a choice: KernelClass::kRunsTile).
+bool order_runs_walk(StridedBox& box, Walk walk);
 
 // A 4-byte transpose of tiles smaller than 16x16 whose neighbouring tiles cannot all be paired
 // into 16x16 ones, because the axis that pairs them has a count that is not a multiple of the

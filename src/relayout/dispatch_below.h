@@ -1,6 +1,6 @@
 // HWY_DYNAMIC_DISPATCH that can be held to AVX2, for kernels that run faster from their AVX2 code
-// on some AVX-512 hosts (host_profile.h). Include after hwy/highway.h, in a foreach_target file's
-// HWY_ONCE part: the dispatch table's layout is that translation unit's.
+// on some AVX-512 hosts (a variant's simd, kernel_variant.h). Include after hwy/highway.h, in a
+// foreach_target file's HWY_ONCE part: the dispatch table's layout is that translation unit's.
 #pragma once
 
 #include <hwy/highway.h>

@@ -400,7 +400,6 @@ HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
 #include "relayout/dispatch_below.h"
-#include "relayout/host_profile.h"
 
 namespace tessera::relayout {
 
@@ -411,33 +410,33 @@ HWY_EXPORT(InterleaveTarget);
 
 bool interleave_rows(const std::byte* source, int64_t source_row_bytes, int rows, int element_bytes,
                      int64_t columns, std::byte* destination, bool streaming, int64_t repeat,
-                     int64_t source_step, int64_t destination_step) {
-  return TESSERA_DISPATCH(InterleaveRows, memory_kernels_prefer_avx2())(
-      source, source_row_bytes, rows, element_bytes, columns, destination, streaming, repeat,
-      source_step, destination_step);
+                     int64_t source_step, int64_t destination_step, bool avx2) {
+  return TESSERA_DISPATCH(InterleaveRows, avx2)(source, source_row_bytes, rows, element_bytes,
+                                                columns, destination, streaming, repeat,
+                                                source_step, destination_step);
 }
 
 bool deinterleave_rows(const std::byte* source, std::byte* destination,
                        int64_t destination_row_bytes, int rows, int element_bytes, int64_t columns,
                        bool streaming, int64_t repeat, int64_t source_step,
-                       int64_t destination_step) {
-  return TESSERA_DISPATCH(DeinterleaveRows, memory_kernels_prefer_avx2())(
-      source, destination, destination_row_bytes, rows, element_bytes, columns, streaming, repeat,
-      source_step, destination_step);
+                       int64_t destination_step, bool avx2) {
+  return TESSERA_DISPATCH(DeinterleaveRows, avx2)(source, destination, destination_row_bytes, rows,
+                                                  element_bytes, columns, streaming, repeat,
+                                                  source_step, destination_step);
 }
 
 bool pack_bits_32_rows(const std::byte* source, int64_t source_row_bytes, int64_t columns,
-                       std::byte* destination, bool streaming) {
-  return HWY_DYNAMIC_DISPATCH(PackBits32Rows)(source, source_row_bytes, columns, destination,
-                                              streaming);
+                       std::byte* destination, bool streaming, bool avx2) {
+  return TESSERA_DISPATCH(PackBits32Rows, avx2)(source, source_row_bytes, columns, destination,
+                                                streaming);
 }
 
-const char* interleave_target() {
-  return TESSERA_DISPATCH(InterleaveTarget, memory_kernels_prefer_avx2())();
+const char* interleave_target(bool avx2) {
+  return TESSERA_DISPATCH(InterleaveTarget, avx2)();
 }
 
-const char* pack_bits_target() {
-  return HWY_DYNAMIC_DISPATCH(InterleaveTarget)();
+const char* pack_bits_target(bool avx2) {
+  return TESSERA_DISPATCH(InterleaveTarget, avx2)();
 }
 
 }  // namespace tessera::relayout

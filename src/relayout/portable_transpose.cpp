@@ -11,7 +11,6 @@
 #include <cstring>
 #include <type_traits>
 
-#include "relayout/host_profile.h"
 #include "relayout/simd_kernels.h"
 #include "relayout/store_lanes-inl.h"
 #include "relayout/tile_rows.h"
@@ -119,6 +118,45 @@ HWY_INLINE void Transpose8Columns(const SourceRows& from, const DestinationRows&
   }
 }
 
+#if HWY_TARGET <= HWY_AVX3  // 512-bit vectors (x86 targets' bits below AVX3's are AVX-512 ones)
+// 16 lanes: each source row read whole (one 64-byte load, where the 4-block loads above take four
+// loads and three inserts), 4x4 transposes inside the blocks, then each destination row's four
+// blocks gathered from the four row groups with block swaps, blends and half concatenations: 16
+// loads, 64 shuffles and 16 blends per tile against 64 loads and 80 shuffles.
+template <class SourceRows, class DestinationRows>
+HWY_INLINE void TransposeWholeRows(const SourceRows& from, const DestinationRows& to, bool stream) {
+  const Tile d;
+  const Pairs d2;
+  using V = hn::Vec<Tile>;
+  V c[4][4];  // c[g][m]: block b holds column 4b + m of rows 4g .. 4g + 3
+  for (int g = 0; g < 4; ++g) {
+    const V r0 = hn::LoadU(d, reinterpret_cast<const float*>(from(4 * g)));
+    const V r1 = hn::LoadU(d, reinterpret_cast<const float*>(from(4 * g + 1)));
+    const V r2 = hn::LoadU(d, reinterpret_cast<const float*>(from(4 * g + 2)));
+    const V r3 = hn::LoadU(d, reinterpret_cast<const float*>(from(4 * g + 3)));
+    const auto t0 = hn::BitCast(d2, hn::InterleaveLower(d, r0, r1));
+    const auto t1 = hn::BitCast(d2, hn::InterleaveUpper(d, r0, r1));
+    const auto t2 = hn::BitCast(d2, hn::InterleaveLower(d, r2, r3));
+    const auto t3 = hn::BitCast(d2, hn::InterleaveUpper(d, r2, r3));
+    c[g][0] = hn::BitCast(d, hn::InterleaveLower(d2, t0, t2));
+    c[g][1] = hn::BitCast(d, hn::InterleaveUpper(d2, t0, t2));
+    c[g][2] = hn::BitCast(d, hn::InterleaveLower(d2, t1, t3));
+    c[g][3] = hn::BitCast(d, hn::InterleaveUpper(d2, t1, t3));
+  }
+  for (int m = 0; m < 4; ++m) {
+    // Blocks of groups 0 and 1: [0.0 1.0 0.2 1.2] and [0.1 1.1 0.3 1.3]; of groups 2 and 3 alike.
+    const V a = hn::OddEvenBlocks(hn::SwapAdjacentBlocks(c[1][m]), c[0][m]);
+    const V b = hn::OddEvenBlocks(c[1][m], hn::SwapAdjacentBlocks(c[0][m]));
+    const V e = hn::OddEvenBlocks(hn::SwapAdjacentBlocks(c[3][m]), c[2][m]);
+    const V f = hn::OddEvenBlocks(c[3][m], hn::SwapAdjacentBlocks(c[2][m]));
+    StoreRowPart(to, m, 0, hn::ConcatLowerLower(d, e, a), stream);
+    StoreRowPart(to, 4 + m, 0, hn::ConcatLowerLower(d, f, b), stream);
+    StoreRowPart(to, 8 + m, 0, hn::ConcatUpperUpper(d, e, a), stream);
+    StoreRowPart(to, 12 + m, 0, hn::ConcatUpperUpper(d, f, b), stream);
+  }
+}
+#endif
+
 // Ordinary stores (a destination in cache, such as the staged transpose's L1 buffer): source rows
 // first..first+kLanes-1, all 16 columns, each destination row's part stored on its own. Each
 // source line is then read whole, once, while at most 8 of them are live: rows 2^k bytes apart
@@ -189,6 +227,9 @@ HWY_INLINE void Transpose16x16(const SourceRows& from, const DestinationRows& to
     }
     return;
   }
+#if HWY_TARGET <= HWY_AVX3
+  TransposeWholeRows(from, to, stream);
+#else
   if constexpr (kLanes >= 8) {
     Transpose8Columns(from, to, 0, stream);
     Transpose8Columns(from, to, 8, stream);
@@ -198,6 +239,7 @@ HWY_INLINE void Transpose16x16(const SourceRows& from, const DestinationRows& to
     Transpose4Columns(from, to, 8, stream);
     Transpose4Columns(from, to, 12, stream);
   }
+#endif
 #endif
 }
 
@@ -215,12 +257,46 @@ void TransposeListed(const std::byte* const* source_rows, std::byte* const* dest
                  streaming);
 }
 
-// Source rows a transpose reads at a time: reading fewer rows side by side runs closer to a
+// The 16 source rows' 64 bytes stored unchanged into the 16 destination rows: the same lines read
+// and written as Transpose16x16, without the shuffle (TransposeTuning::shuffle, the access
+// pattern's own limit that BM_TransposeCeiling measures).
+template <class SourceRows, class DestinationRows>
+HWY_INLINE void CopyRows16(const SourceRows& from, const DestinationRows& to, bool streaming) {
+#if HWY_TARGET == HWY_SCALAR
+  (void)streaming;
+  for (int k = 0; k < 16; ++k) std::memcpy(to(k), from(k), 64);
+#else
+  const Tile d;
+  const bool stream = streaming && to.aligned(kLanes * sizeof(float));
+  for (int k = 0; k < 16; ++k) {
+    for (size_t c = 0; c < 16; c += kLanes) {
+      const auto v = hn::LoadU(d, reinterpret_cast<const float*>(from(k)) + c);
+      StoreLanes(d, v, reinterpret_cast<float*>(to(k)) + c, stream);
+    }
+  }
+#endif
+}
+
+template <class SourceRows, class DestinationRows>
+HWY_INLINE void MoveTile(const SourceRows& from, const DestinationRows& to, bool streaming,
+                         bool shuffle) {
+  if (shuffle) {
+    Transpose16x16(from, to, streaming);
+  } else {
+    CopyRows16(from, to, streaming);
+  }
+}
+
+// stream_runs and stream_copy from inside a kernel: the same code width as the kernel's (AVX2
+// code where the kernel runs its AVX2 code on a wider CPU).
+constexpr bool kAvx2Code = HWY_TARGET == HWY_AVX2;
+
+// Source rows a transpose reads at a time by default (the variant's band rows may differ; the
+// planner measures them, kernel_variant.h): reading fewer rows side by side runs closer to a
 // sequential read, reading more gives longer destination runs. 128 measured best on the AVX2 host
 // (docs/notes/2026-11-24-where-the-transpose-time-goes.md), 32 on the AVX-512 one
 // (docs/notes/2026-11-24-zen5-fewer-source-rows.md). Keyed to the vector width because that is
-// what told the two hosts apart; AMD Zen 3 takes 32 rows from its AVX2 code (host_profile.h,
-// transpose_rows_here).
+// what told the two hosts apart.
 constexpr int64_t kBandRows = HWY_MAX_BYTES >= 64 ? 32 : 128;
 
 // Source lines prefetched per group of tiles, a group ahead: 128 rows x 4 lines (32 KiB) on Zen 3,
@@ -253,15 +329,17 @@ struct LineCursor {
   }
 };
 
-// Calls f with the cache this host's transposes prefetch into (host_profile.h,
-// transposes_prefetch_to_l2) as a compile-time constant, so that the loops f instantiates carry
-// no branch per prefetched line.
+// Calls f with the cache the variant's prefetches ask into (or none) as a compile-time constant,
+// so that the loops f instantiates carry no branch per prefetched line.
 template <class F>
-HWY_INLINE void WithTransposePrefetch(F&& f) {
-  if (transposes_prefetch_to_l2()) {
-    f(std::integral_constant<PrefetchInto, PrefetchInto::kL2>{});
-  } else {
-    f(std::integral_constant<PrefetchInto, PrefetchInto::kL1>{});
+HWY_INLINE void WithTransposePrefetch(Prefetch prefetch, F&& f) {
+  switch (prefetch) {
+    case Prefetch::kNone:
+      return f(std::integral_constant<PrefetchInto, PrefetchInto::kNone>{});
+    case Prefetch::kL2:
+      return f(std::integral_constant<PrefetchInto, PrefetchInto::kL2>{});
+    case Prefetch::kL1:
+      return f(std::integral_constant<PrefetchInto, PrefetchInto::kL1>{});
   }
 }
 
@@ -286,54 +364,80 @@ inline std::byte* StageAvoiding(std::byte* space, const std::byte* run, int64_t 
 // 1 thread, same-process medians against the streaming copy: 0.52 -> 0.58-0.63 of the copy
 // against the same loop calling the dispatched 16x16 kernel, an out-of-line prefetch and two
 // divisions per prefetched line.
-template <int64_t kRows, PrefetchInto kInto>
+//
+// Bands of t.band_rows source rows, a group of columns at a time; each tile column of a band goes
+// through the stage (or, t.direct, straight to the destination). With t.two_bands, band b and band
+// b + half the bands go tile column by tile column together: each destination row then takes two
+// runs in turn, half a row apart, from two sets of source rows.
+template <PrefetchInto kInto>
 void StagedTransposeTilesIn(const std::byte* source, int64_t rows, int64_t source_row_bytes,
-                            std::byte* destination, int64_t columns,
-                            int64_t destination_row_bytes) {
+                            std::byte* destination, int64_t columns, int64_t destination_row_bytes,
+                            const TransposeTuning& t) {
   constexpr int64_t kTile = 16;
-  std::byte stage_space[kTile * kRows * 4 + 4096];  // StageAvoiding aligns the stage to a line
-  for (int64_t ib = 0; ib < rows; ib += kRows) {
-    const int64_t band = HWY_MIN(kRows, rows - ib);
-    const int64_t band_bytes = band * 4;
-    const int64_t lines_per_row = HWY_MAX(1, kPrefetchGroupLines / band);
+  constexpr int64_t kMaxRows = 128;
+  const int64_t band_rows = HWY_MIN(kMaxRows, HWY_MAX(kTile, t.band_rows / kTile * kTile));
+  // StageAvoiding aligns each stage to a line.
+  std::byte stage_space[2][kTile * kMaxRows * 4 + 4096];
+  const int64_t bands = (rows + band_rows - 1) / band_rows;
+  const int64_t slots = t.two_bands && bands >= 2 ? (bands + 1) / 2 : bands;
+  for (int64_t slot = 0; slot < slots; ++slot) {
+    int64_t first[2] = {slot * band_rows, (slot + slots) * band_rows};
+    int64_t band[2] = {HWY_MIN(band_rows, rows - first[0]), 0};
+    if (slots != bands && first[1] < rows) band[1] = HWY_MIN(band_rows, rows - first[1]);
+    const int in_flight = band[1] > 0 ? 2 : 1;
+    const int64_t lines_per_row = HWY_MAX(1, t.group_lines / band[0]);
     const int64_t group_columns = lines_per_row * kTile;
-    const std::byte* from = source + ib * source_row_bytes;
     for (int64_t g0 = 0; g0 < columns; g0 += group_columns) {
       const int64_t g1 = HWY_MIN(columns, g0 + group_columns);
       // The next group's lines, row by row, 16 per tile. After a band's last group, the next
       // band's first: its rows are new streams, which the hardware prefetcher finds late (the
       // lines past these rows' ends, asked for before, were mostly this band's own rows).
-      const uintptr_t next_group =
-          reinterpret_cast<uintptr_t>(from) +
-          static_cast<uintptr_t>(g1 < columns ? g1 * 4 : band * source_row_bytes);
-      LineCursor<kInto> next{next_group, source_row_bytes, 0, 1, lines_per_row};
+      LineCursor<kInto> next[2];
+      for (int b = 0; b < in_flight; ++b) {
+        const std::byte* from = source + first[b] * source_row_bytes;
+        next[b] = {reinterpret_cast<uintptr_t>(from) +
+                       static_cast<uintptr_t>(g1 < columns ? g1 * 4 : band_rows * source_row_bytes),
+                   source_row_bytes, 0, 1, lines_per_row};
+      }
       for (int64_t j0 = g0; j0 < g1; j0 += kTile) {
-        std::byte* to = destination + j0 * destination_row_bytes + ib * 4;
-        std::byte* stage = StageAvoiding(stage_space, to, band_bytes);
-        for (int64_t i0 = 0; i0 < band; i0 += kTile) {
-          for (int u = 0; u < kTile; ++u) next.PrefetchNext();
-          Transpose16x16(StridedRows<const std::byte>{from + i0 * source_row_bytes + j0 * 4,
-                                                      source_row_bytes, 8 * source_row_bytes},
-                         StridedRows<std::byte>{stage + i0 * 4, band_bytes, 8 * band_bytes}, false);
+        for (int b = 0; b < in_flight; ++b) {
+          const std::byte* from = source + first[b] * source_row_bytes;
+          std::byte* to = destination + j0 * destination_row_bytes + first[b] * 4;
+          const int64_t band_bytes = band[b] * 4;
+          if (t.direct) {
+            for (int64_t i0 = 0; i0 < band[b]; i0 += kTile) {
+              for (int u = 0; u < kTile; ++u) next[b].PrefetchNext();
+              MoveTile(StridedRows<const std::byte>{from + i0 * source_row_bytes + j0 * 4,
+                                                    source_row_bytes, 8 * source_row_bytes},
+                       StridedRows<std::byte>{to + i0 * 4, destination_row_bytes,
+                                              8 * destination_row_bytes},
+                       true, t.shuffle);
+            }
+            continue;
+          }
+          std::byte* stage = StageAvoiding(stage_space[b], to, band_bytes);
+          for (int64_t i0 = 0; i0 < band[b]; i0 += kTile) {
+            for (int u = 0; u < kTile; ++u) next[b].PrefetchNext();
+            MoveTile(StridedRows<const std::byte>{from + i0 * source_row_bytes + j0 * 4,
+                                                  source_row_bytes, 8 * source_row_bytes},
+                     StridedRows<std::byte>{stage + i0 * 4, band_bytes, 8 * band_bytes}, false,
+                     t.shuffle);
+          }
+          // Each destination row's band goes out as one non-temporal run (streaming_kernels.cpp).
+          stream_runs(to, destination_row_bytes, stage, band_bytes, static_cast<size_t>(band_bytes),
+                      kTile, kAvx2Code);
         }
-        // Each destination row's band goes out as one non-temporal run (streaming_kernels.cpp).
-        stream_runs(to, destination_row_bytes, stage, band_bytes, static_cast<size_t>(band_bytes),
-                    kTile);
       }
     }
   }
 }
 
 void StagedTransposeTiles(const std::byte* source, int64_t rows, int64_t source_row_bytes,
-                          std::byte* destination, int64_t columns, int64_t destination_row_bytes) {
-  WithTransposePrefetch([&](auto into) {
-    if (transpose_rows_here(kBandRows) == kZen3TransposeRows) {
-      StagedTransposeTilesIn<kZen3TransposeRows, into.value>(
-          source, rows, source_row_bytes, destination, columns, destination_row_bytes);
-    } else {
-      StagedTransposeTilesIn<kBandRows, into.value>(source, rows, source_row_bytes, destination,
-                                                    columns, destination_row_bytes);
-    }
+                          std::byte* destination, int64_t columns, int64_t destination_row_bytes,
+                          const TransposeTuning& tuning) {
+  WithTransposePrefetch(tuning.prefetch, [&](auto into) {
+    StagedTransposeTilesIn<into.value>(source, rows, source_row_bytes, destination, columns,
+                                       destination_row_bytes, tuning);
   });
 }
 
@@ -363,16 +467,16 @@ void StagedBand(const TileBlock& b, const std::byte* source, std::byte* destinat
     const int64_t row_bytes = tiles * kTile * 4;
     for (int64_t r = 0; r < tiles; ++r) {
       for (int64_t u = 0; u < b.prefetch_lines; ++u) next.PrefetchNext();
-      Transpose16x16(StridedRows<const std::byte>{source + (r0 + r) * b.band_source,
-                                                  b.source_stride, b.source_group},
-                     StridedRows<std::byte>{stage + r * kTile * 4, row_bytes, 8 * row_bytes},
-                     false);
+      MoveTile(StridedRows<const std::byte>{source + (r0 + r) * b.band_source, b.source_stride,
+                                            b.source_group},
+               StridedRows<std::byte>{stage + r * kTile * 4, row_bytes, 8 * row_bytes}, false,
+               b.shuffle);
     }
     std::byte* to = destination + r0 * b.band_destination;
     const auto run = static_cast<size_t>(row_bytes);
-    stream_runs(to, b.destination_stride, stage, row_bytes, run, 8);
+    stream_runs(to, b.destination_stride, stage, row_bytes, run, 8, kAvx2Code);
     stream_runs(to + b.destination_group, b.destination_stride, stage + 8 * row_bytes, row_bytes,
-                run, 8);
+                run, 8, kAvx2Code);
   }
   cursor = next;
 }
@@ -407,12 +511,12 @@ void RealignedBand(const TileBlock& b, const std::byte* source, std::byte* desti
     // Rows first..first+count-1 of group `group`'s tile, through a stage.
     HWY_ALIGN std::byte stage[kTile * kTile * 4];
     const StridedRows<std::byte> staged{stage, kTile * 4, 8 * kTile * 4};
-    Transpose16x16(StridedRows<const std::byte>{source + group * b.band_source, b.source_stride,
-                                                b.source_group},
-                   staged, false);
+    MoveTile(StridedRows<const std::byte>{source + group * b.band_source, b.source_stride,
+                                          b.source_group},
+             staged, false, b.shuffle);
     for (int k = 0; k < kTile; ++k) {
       stream_copy(to(k) + (group * kTile + lead + first) * 4, staged(k) + first * 4,
-                  4 * static_cast<size_t>(count));
+                  4 * static_cast<size_t>(count), kAvx2Code);
     }
   };
   for (int64_t u = 0; u < b.prefetch_lines; ++u) next.PrefetchNext();
@@ -421,8 +525,8 @@ void RealignedBand(const TileBlock& b, const std::byte* source, std::byte* desti
     if (j > 0) {
       for (int64_t u = 0; u < b.prefetch_lines; ++u) next.PrefetchNext();
     }
-    Transpose16x16(OffsetRows<const std::byte>{source + j * b.band_source, offsets},
-                   StridedRows<std::byte>{to.base + j * kTile * 4, to.stride, to.group}, true);
+    MoveTile(OffsetRows<const std::byte>{source + j * b.band_source, offsets},
+             StridedRows<std::byte>{to.base + j * kTile * 4, to.stride, to.group}, true, b.shuffle);
   }
   if (!b.before_band) partial(b.band_count - 1, kTile - lead, lead);
   cursor = next;
@@ -457,28 +561,28 @@ void TransposeBlockWith(const TileBlock& b) {
     }
     for (int64_t g = 0; g < b.sweep_count; ++g) {
       for (int64_t u = 0; u < b.prefetch_lines; ++u) next.PrefetchNext();
-      Transpose16x16(StridedRows<const std::byte>{b.source + g * b.sweep_source, b.source_stride,
-                                                  b.source_group},
-                     OffsetRows<std::byte>{b.destination + g * b.sweep_destination, offsets},
-                     b.streaming);
+      MoveTile(StridedRows<const std::byte>{b.source + g * b.sweep_source, b.source_stride,
+                                            b.source_group},
+               OffsetRows<std::byte>{b.destination + g * b.sweep_destination, offsets}, b.streaming,
+               b.shuffle);
     }
     return;
   }
   for (int64_t g = 0; g < b.sweep_count; ++g) {
     for (int64_t r = 0; r < b.band_count; ++r) {
       for (int64_t u = 0; u < b.prefetch_lines; ++u) next.PrefetchNext();
-      Transpose16x16(
+      MoveTile(
           StridedRows<const std::byte>{b.source + g * b.sweep_source + r * b.band_source,
                                        b.source_stride, b.source_group},
           StridedRows<std::byte>{b.destination + g * b.sweep_destination + r * b.band_destination,
                                  b.destination_stride, b.destination_group},
-          b.streaming);
+          b.streaming, b.shuffle);
     }
   }
 }
 
 void TransposeBlock(const TileBlock& b) {
-  WithTransposePrefetch([&](auto into) { TransposeBlockWith<into.value>(b); });
+  WithTransposePrefetch(b.prefetch, [&](auto into) { TransposeBlockWith<into.value>(b); });
 }
 
 const char* TransposeTarget() {
@@ -486,7 +590,7 @@ const char* TransposeTarget() {
 }
 
 int64_t TransposeBandRows() {
-  return transpose_rows_here(kBandRows);
+  return kBandRows;
 }
 
 int64_t TransposePrefetchGroupLines() {
@@ -498,7 +602,6 @@ HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
 #include "relayout/dispatch_below.h"
-#include "relayout/host_profile.h"
 
 namespace tessera::relayout {
 
@@ -511,14 +614,14 @@ HWY_EXPORT(StagedTransposeTiles);
 HWY_EXPORT(TransposeBlock);
 
 void transpose_16x16_block(const TileBlock& block) {
-  HWY_DYNAMIC_DISPATCH(TransposeBlock)(block);
+  TESSERA_DISPATCH(TransposeBlock, block.avx2)(block);
 }
 
 void staged_transpose_tiles(const std::byte* source, int64_t rows, int64_t source_row_bytes,
-                            std::byte* destination, int64_t columns,
-                            int64_t destination_row_bytes) {
-  TESSERA_DISPATCH(StagedTransposeTiles, memory_kernels_prefer_avx2())
-  (source, rows, source_row_bytes, destination, columns, destination_row_bytes);
+                            std::byte* destination, int64_t columns, int64_t destination_row_bytes,
+                            const TransposeTuning& tuning) {
+  TESSERA_DISPATCH(StagedTransposeTiles, tuning.avx2)
+  (source, rows, source_row_bytes, destination, columns, destination_row_bytes, tuning);
 }
 
 void transpose_16x16_f32(const std::byte* source, int64_t source_stride, int64_t source_group,
@@ -538,16 +641,16 @@ const char* transpose_target() {
   return HWY_DYNAMIC_DISPATCH(TransposeTarget)();
 }
 
-const char* staged_transpose_target() {
-  return TESSERA_DISPATCH(TransposeTarget, memory_kernels_prefer_avx2())();
+const char* staged_transpose_target(bool avx2) {
+  return TESSERA_DISPATCH(TransposeTarget, avx2)();
 }
 
-int64_t transpose_band_rows() {
-  return HWY_DYNAMIC_DISPATCH(TransposeBandRows)();
+int64_t transpose_band_rows(bool avx2) {
+  return TESSERA_DISPATCH(TransposeBandRows, avx2)();
 }
 
-int64_t transpose_prefetch_group_lines() {
-  return HWY_DYNAMIC_DISPATCH(TransposePrefetchGroupLines)();
+int64_t transpose_prefetch_group_lines(bool avx2) {
+  return TESSERA_DISPATCH(TransposePrefetchGroupLines, avx2)();
 }
 
 }  // namespace tessera::relayout

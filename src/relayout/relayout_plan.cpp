@@ -15,9 +15,16 @@
 #include "relayout/copy_kernels.h"
 #include "relayout/element_access.h"
 #include "relayout/host_profile.h"
+#include "relayout/plan_choices.h"
+#include "relayout/plan_classes.h"
+#include "relayout/plan_internals.h"
 #include "relayout/strided_operand.h"
 #include "relayout/worker_pool.h"
 #include "tessera/error.h"
+
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 namespace tessera::relayout {
 namespace {
@@ -33,7 +40,8 @@ constexpr int64_t kStreamingBytes = int64_t{4} << 20;
 // keep the 4 MiB rule: plain stores measured slower for transposes even within the cache
 // (docs/notes/2026-11-24-three-transpose-ideas.md).
 // Some hosts also stream runs spread over a destination larger than the cache
-// (host_profile.h, spread_runs_stream). RelayoutOptions::streaming_bytes >= 0 replaces these
+// (a prior, host_profile.h). These are the `auto` store of a variant (kernel_variant.h); the
+// planner may choose another. RelayoutOptions::streaming_bytes >= 0 replaces these
 // rules with its destination size.
 struct Streaming {
   bool kernels = false;
@@ -50,18 +58,21 @@ Streaming choose_streaming(int64_t destination_bytes, int64_t written_bytes, int
   const bool kernels = destination_bytes >= kStreamingBytes;
   const int64_t cache = last_level_cache_bytes();
   const int64_t fits = cache / 4 * 3;
-  const bool spread = spread_runs_stream() && destination_bytes > fits &&
+  const bool spread = host_priors().stream_spread_runs && destination_bytes > fits &&
                       written_bytes / threads >= kStreamingBytes;
   return {kernels, kernels && (cache <= 0 || written_bytes > fits || spread)};
 }
 
-// Work is handed to threads in pieces of about this many destination bytes.
+// Work is handed to threads in pieces of about this many destination bytes (times the variant's
+// piece_mib).
 constexpr int64_t kTaskBytes = int64_t{1} << 20;
 
 struct Task {
   StridedBox box;
   CopyKernel kernel;
   bool fill = false;
+  std::string origin;  // where the kernel's variant came from, for describe()
+  std::string pitch;   // the row pitch class its variant was looked up for (plan_classes.h)
 };
 
 // The lowest destination element a box writes (a reversed view's axes move backwards).
@@ -95,7 +106,7 @@ std::size_t first_splittable_axis(const CopyKernel& kernel, bool fill) {
 // (in the destination for fills): each piece then reads (writes) one compact band, and a
 // transpose keeps whole source rows per piece. A run may be cut only when it is the sole axis.
 void split_into_tasks(const StridedBox& box, const CopyKernel& kernel, bool fill, int bits,
-                      std::vector<Task>& tasks) {
+                      const ChosenVariant& chosen, std::vector<Task>& tasks) {
   const int64_t bytes = std::max<int64_t>(1, box.elements() * bits / 8);
   std::size_t first = first_splittable_axis(kernel, fill);
   if (!fill && kernel.kind == KernelKind::kRuns && box.axes.size() > 1) first = 1;
@@ -140,9 +151,10 @@ void split_into_tasks(const StridedBox& box, const CopyKernel& kernel, bool fill
                        : along_rows ? std::max<int64_t>(1, count / 64)
                        : banded     ? std::max(std::min<int64_t>(count, 4), count / 16)
                                     : count;
-  const int64_t pieces = std::clamp<int64_t>(bytes / kTaskBytes, 1, most);
+  const int64_t pieces =
+      std::clamp<int64_t>(bytes / (kTaskBytes * kernel.variant.piece_mib), 1, most);
   for (int64_t p = 0; p < pieces; ++p) {
-    Task t{box, kernel, fill};
+    Task t{box, kernel, fill, chosen.origin, chosen.pitch};
     if (pieces > 1) {
       StridedAxis& a = t.box.axes[*axis];
       const int64_t begin = std::min(count, units * p / pieces * unit);
@@ -218,6 +230,7 @@ struct RelayoutPlan::Implementation {
   bool general = false;          // no common refinement: walk both maps element by element
   bool fill_everything = false;  // destination without digit form: fill the buffer, then copy
   bool parallel = true;
+  bool huge_pages = false;  // some task's variant advises 2 MiB pages for both buffers
   std::vector<Task> tasks;
 
   Implementation(const IndexMap& from, const IndexMap& to, const RelayoutOptions& chosen)
@@ -241,6 +254,15 @@ struct RelayoutPlan::Implementation {
     if (used == 0) return;
     std::byte& last = to[destination.size_bytes() - 1];
     last &= static_cast<std::byte>((1u << used) - 1);
+  }
+
+  // The task of the box with the most elements (nullptr without one).
+  const Task* main_task() const {
+    const Task* main = nullptr;
+    for (const Task& t : tasks) {
+      if (!t.fill && (main == nullptr || t.box.elements() > main->box.elements())) main = &t;
+    }
+    return main;
   }
 
   void run_task(const Task& t, const std::byte* from, std::byte* to) const {
@@ -281,6 +303,10 @@ std::string RelayoutPlan::describe() const {
   for (const Task& t : p.tasks) {
     std::string next =
         t.fill ? fmt::format("fill {} elements", t.box.elements()) : describe_box(t.box, t.kernel);
+    if (!t.fill && t.kernel.kernel_class != KernelClass::kNone) {
+      next += fmt::format(", variant {} ({})",
+                          variant_name(t.kernel.kernel_class, t.kernel.variant), t.origin);
+    }
     if (next == line) {
       ++repeats;
       continue;
@@ -341,6 +367,10 @@ void RelayoutPlan::execute_pieces(std::span<const std::byte> source,
   end = std::min<int64_t>(end, static_cast<int64_t>(p.tasks.size()));
   const std::byte* from = source.data();
   std::byte* to = destination.data();
+  if (first == 0 && p.huge_pages) {
+    advise_huge_pages(source.data(), p.source.size_bytes());
+    advise_huge_pages(destination.data(), p.destination.size_bytes());
+  }
   if (first == 0) {
     if (p.fill_everything) {
       fill_box({0, 0, {{p.destination.size_elements(), 0, 1}}}, p.destination.element_bits(),
@@ -368,12 +398,13 @@ namespace {
 // whose gaps belong to other data: nothing but its elements is written.
 RelayoutPlan build_plan(const IndexMap& source, const DigitForm* source_form,
                         const IndexMap& destination, const DigitForm* destination_form,
-                        bool strided_destination, RelayoutOptions options) {
+                        bool strided_destination, RelayoutOptions options, bool shuffle) {
   check_same_array(source, destination);
   auto p = std::make_shared<RelayoutPlan::Implementation>(source, destination, options);
   p->threads = options.threads > 0
                    ? options.threads
                    : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  VariantChooser chooser(options, p->threads, destination.size_bytes());
   const int sb = source.element_bits();
   const int db = destination.element_bits();
   std::optional<std::vector<StridedBox>> boxes;
@@ -392,8 +423,14 @@ RelayoutPlan build_plan(const IndexMap& source, const DigitForm* source_form,
       }
       StridedBox& box = (*boxes)[i];
       CopyKernel kernel = choose_copy_kernel(box, sb, db, options.sign_extend, streaming.kernels);
-      if (kernel.kind == KernelKind::kRuns) kernel.streaming = kernel.streaming && streaming.runs;
-      split_into_tasks(box, kernel, false, db, p->tasks);
+      kernel.kernel_class = kernel_class(box, kernel);
+      const ChosenVariant chosen =
+          chooser.choose(kernel.kernel_class, sb, pitch_class(box, kernel));
+      kernel.variant = chosen.variant;
+      kernel.variant.shuffle = shuffle;
+      apply_variant(box, kernel, streaming.runs);
+      p->huge_pages = p->huge_pages || kernel.variant.huge_pages;
+      split_into_tasks(box, kernel, false, db, chosen, p->tasks);
     }
   }
   if (!options.keep_padding && !strided_destination) {
@@ -401,7 +438,7 @@ RelayoutPlan build_plan(const IndexMap& source, const DigitForm* source_form,
       p->fill_everything = true;
     } else {
       for (const StridedBox& box : padding_boxes(destination))
-        split_into_tasks(box, {}, true, db, p->tasks);
+        split_into_tasks(box, {}, true, db, {}, p->tasks);
     }
   }
   // The general walk runs before the tasks on the calling thread, so tasks never race with it.
@@ -413,19 +450,49 @@ RelayoutPlan build_plan(const IndexMap& source, const DigitForm* source_form,
 
 RelayoutPlan plan(const IndexMap& source, const IndexMap& destination, RelayoutOptions options) {
   return build_plan(source, source.digit_form(), destination, destination.digit_form(), false,
-                    options);
+                    options, true);
 }
 
 RelayoutPlan plan(const StridedArray& source, const IndexMap& destination,
                   RelayoutOptions options) {
   const StridedOperand from = strided_operand(source, StridedUse::kSource);
-  return build_plan(from.map, &from.form, destination, destination.digit_form(), false, options);
+  return build_plan(from.map, &from.form, destination, destination.digit_form(), false, options,
+                    true);
 }
 
 RelayoutPlan plan(const IndexMap& source, const StridedArray& destination,
                   RelayoutOptions options) {
   const StridedOperand to = strided_operand(destination, StridedUse::kDestination);
-  return build_plan(source, source.digit_form(), to.map, &to.form, true, options);
+  return build_plan(source, source.digit_form(), to.map, &to.form, true, options, true);
+}
+
+struct PlanAccess {
+  static const RelayoutPlan::Implementation& of(const RelayoutPlan& plan) {
+    return *plan.implementation_;
+  }
+};
+
+KernelClass main_kernel_class(const RelayoutPlan& plan) {
+  const Task* main = PlanAccess::of(plan).main_task();
+  return main == nullptr ? KernelClass::kNone : main->kernel.kernel_class;
+}
+
+std::string main_pitch(const RelayoutPlan& plan) {
+  const Task* main = PlanAccess::of(plan).main_task();
+  return main == nullptr ? "" : main->pitch;
+}
+
+std::string main_variant(const RelayoutPlan& plan) {
+  const Task* main = PlanAccess::of(plan).main_task();
+  if (main == nullptr || main->kernel.kernel_class == KernelClass::kNone) return "";
+  return fmt::format("{} ({})", variant_name(main->kernel.kernel_class, main->kernel.variant),
+                     main->origin);
+}
+
+RelayoutPlan plan_without_shuffle(const IndexMap& source, const IndexMap& destination,
+                                  RelayoutOptions options) {
+  return build_plan(source, source.digit_form(), destination, destination.digit_form(), false,
+                    options, false);
 }
 
 }  // namespace tessera::relayout

@@ -12,17 +12,21 @@
 #include <emmintrin.h>  // _mm_stream_si32/64: SSE2, every x86-64 CPU
 #endif
 
+#include "relayout/kernel_variant.h"
+
 namespace tessera::relayout {
 
 // Copies `bytes` with non-temporal stores of the widest vectors this CPU has (64 bytes with
-// AVX-512, 32 with AVX2, 16 with NEON; docs/performance.md, "Method": the copy ceiling).
+// AVX-512, 32 with AVX2, 16 with NEON; docs/performance.md, "Method": the copy ceiling), or with
+// AVX2's where `avx2` and the CPU has wider ones (every kernel below takes that choice, the
+// variant's simd).
 // The caller issues store_fence() before the data is read by another thread.
-void stream_copy(std::byte* destination, const std::byte* source, std::size_t bytes);
+void stream_copy(std::byte* destination, const std::byte* source, std::size_t bytes, bool avx2);
 void store_fence();
 // `count` runs of `run_bytes`: run r goes from source + r * source_step to
 // destination + r * destination_step, with non-temporal stores like stream_copy.
 void stream_runs(std::byte* destination, int64_t destination_step, const std::byte* source,
-                 int64_t source_step, std::size_t run_bytes, int64_t count);
+                 int64_t source_step, std::size_t run_bytes, int64_t count, bool avx2);
 
 // Fewer than 16 bytes with streaming stores: 8- and 4-byte ones (x86-64's movnti; Highway has no
 // scalar stream) where the destination is aligned to them, plain stores for the odd bytes, and
@@ -73,14 +77,13 @@ inline bool aligned_to(const void* p, int bytes) {
 
 // Highway's name of the target stream_copy and stream_runs run with here: "AVX3" (AVX-512),
 // "AVX2", "SSE4", "NEON", "SVE", ...
-const char* stream_target();
+const char* stream_target(bool avx2);
 
 // Which cache a prefetch asks a line into (__builtin_prefetch's locality): the L1 (x86 prefetcht0,
-// ARM PLDL1KEEP; hwy::Prefetch's) or the L2 only (prefetcht1, PLDL2KEEP). The transposes ask for
-// the lines of 32-128 source rows a group ahead, into the cache their host measured faster with
-// (host_profile.h, transposes_prefetch_to_l2); the 4-row packings ask into the L2
-// (portable_interleave.cpp).
-enum class PrefetchInto : int { kL2 = 2, kL1 = 3 };
+// ARM PLDL1KEEP; hwy::Prefetch's) or the L2 only (prefetcht1, PLDL2KEEP); kNone asks for nothing.
+// The transposes ask for the lines of 16-128 source rows a group ahead, into the cache their
+// variant names (kernel_variant.h); the 4-row packings ask into the L2 (portable_interleave.cpp).
+enum class PrefetchInto : int { kNone = -1, kL2 = 2, kL1 = 3 };
 
 // Always inlined: GCC takes a function whose only statement is a prefetch for one without side
 // effects, and where it did not inline it (Highway's per-target code in
@@ -88,7 +91,13 @@ enum class PrefetchInto : int { kL2 = 2, kL1 = 3 };
 // packings' first measurement of this hint measured no prefetch.
 template <PrefetchInto kInto>
 [[gnu::always_inline]] inline void prefetch_into(uintptr_t address) {
-  __builtin_prefetch(reinterpret_cast<const void*>(address), 0, static_cast<int>(kInto));
+  if constexpr (kInto == PrefetchInto::kL1) {
+    __builtin_prefetch(reinterpret_cast<const void*>(address), 0, 3);
+  } else if constexpr (kInto == PrefetchInto::kL2) {
+    __builtin_prefetch(reinterpret_cast<const void*>(address), 0, 2);
+  } else {
+    (void)address;
+  }
 }
 
 [[gnu::always_inline]] inline void prefetch_to_l2(uintptr_t address) {
@@ -117,10 +126,21 @@ void transpose_16x16_f32(const std::byte* const* source_rows, std::byte* const* 
 void transpose_16x16_f32(const std::byte* source, int64_t source_stride, int64_t source_group,
                          std::byte* destination, int64_t destination_stride,
                          int64_t destination_group, bool streaming);
-// staged_transpose_f32 (staged_transpose.h) for rows and columns that are multiples of 16, in
-// bands of up to transpose_band_rows() source rows; Highway code like transpose_16x16_f32.
+// How a plain transpose of 4-byte elements runs (its variant, kernel_variant.h).
+struct TransposeTuning {
+  int64_t band_rows = 32;      // source rows at a time: 16, 32, 64 or 128
+  int64_t group_lines = 1024;  // source lines prefetched per group of tiles, a group ahead
+  Prefetch prefetch = Prefetch::kL1;
+  bool direct = false;     // non-temporal stores straight from registers, no stage
+  bool two_bands = false;  // bands b and b + half the bands taken tile by tile together
+  bool shuffle = true;     // false: the same lines moved untransposed (the access pattern's limit)
+  bool avx2 = false;       // AVX2 code where the CPU has wider vectors
+};
+// staged_transpose_f32 (staged_transpose.h) for rows and columns that are multiples of 16;
+// Highway code like transpose_16x16_f32.
 void staged_transpose_tiles(const std::byte* source, int64_t rows, int64_t source_row_bytes,
-                            std::byte* destination, int64_t columns, int64_t destination_row_bytes);
+                            std::byte* destination, int64_t columns, int64_t destination_row_bytes,
+                            const TransposeTuning& tuning);
 // A block of 16x16 tiles of 4-byte elements (byte offsets): tile (g, r), g < sweep_count,
 // r < band_count, is transpose_16x16_f32(source + g * sweep_source + r * band_source, ...) with
 // the strides and groups below, destination likewise; the tiles go along the sweep, then down
@@ -137,6 +157,9 @@ struct TileBlock {
   uintptr_t next;  // an address, not a pointer: the last block's "next" lies past the buffer
   int64_t prefetch_lines, prefetch_row, prefetch_group, groups, tile_lines;
   bool streaming;
+  Prefetch prefetch;  // the cache the prefetches ask into (or none)
+  bool shuffle;       // false: lines moved untransposed (TransposeTuning::shuffle)
+  bool avx2;          // AVX2 code where the CPU has wider vectors
   // Destination rows that start the same whole number of elements into a line, bands of 16
   // elements along them (band_destination = 64 bytes): written in aligned lines (RealignedBand,
   // portable_transpose.cpp), the line shared with the band before written by this block when
@@ -152,15 +175,14 @@ struct TileBlock {
 void transpose_16x16_block(const TileBlock& block);
 // Highway's name of the target transpose_16x16_f32 runs with here ("AVX2", "AVX3", "NEON", ...).
 const char* transpose_target();
-// The same for staged_transpose_tiles, which runs its AVX2 code on some AVX-512 hosts
-// (host_profile.h).
-const char* staged_transpose_target();
-// How many source rows a transpose reads at a time (a multiple of 16) on the target it runs
-// with: 128 on AVX2 hosts, 32 on AVX-512 ones (measurements in portable_transpose.cpp).
-int64_t transpose_band_rows();
-// Source lines a transpose prefetches per group, a group ahead and row by row (512 on AVX2 hosts,
-// 1024 on AVX-512 ones: 2 KiB from each of 32 rows; measurements in portable_transpose.cpp).
-int64_t transpose_prefetch_group_lines();
+// The same for staged_transpose_tiles and transpose_16x16_block, held to AVX2 with `avx2`.
+const char* staged_transpose_target(bool avx2);
+// How many source rows a transpose reads at a time by default (a multiple of 16) on the target it
+// runs with: 128 on AVX2 hosts, 32 on AVX-512 ones (measurements in portable_transpose.cpp).
+int64_t transpose_band_rows(bool avx2);
+// Source lines a transpose prefetches per group by default, a group ahead and row by row (512 on
+// AVX2 hosts, 1024 on AVX-512 ones: 2 KiB from each of 32 rows; portable_transpose.cpp).
+int64_t transpose_prefetch_group_lines(bool avx2);
 
 // pack_bits_32_rows takes rows of a multiple of this many bytes (one 128-bit vector; wider
 // targets do the rest of a row with 128-bit vectors) and refuses others. interleave_rows and
@@ -178,7 +200,7 @@ constexpr int64_t kInterleaveRowBytes = 16;
 // Highway code (portable_interleave.cpp) dispatched to the best target of this CPU.
 bool interleave_rows(const std::byte* source, int64_t source_row_bytes, int rows, int element_bytes,
                      int64_t columns, std::byte* destination, bool streaming, int64_t repeat = 1,
-                     int64_t source_step = 0, int64_t destination_step = 0);
+                     int64_t source_step = 0, int64_t destination_step = 0, bool avx2 = false);
 
 // The inverse of interleave_rows: row_i[j] = source[j * rows + i] for `rows` (2 or 4)
 // destination rows `destination_row_bytes` apart, `columns` elements of `element_bytes` each
@@ -191,7 +213,7 @@ bool interleave_rows(const std::byte* source, int64_t source_row_bytes, int rows
 bool deinterleave_rows(const std::byte* source, std::byte* destination,
                        int64_t destination_row_bytes, int rows, int element_bytes, int64_t columns,
                        bool streaming, int64_t repeat = 1, int64_t source_step = 0,
-                       int64_t destination_step = 0);
+                       int64_t destination_step = 0, bool avx2 = false);
 
 // destination[j] = source[j * source_stride] (elements; negative: backwards from `source`) for
 // j < count, elements of `element_bytes`: strides -1 and 2 for 2, 4 and 8 bytes (vector Reverse,
@@ -215,11 +237,11 @@ const char* gather_target();
 // row_i[j] & 1 (XLA's (32,1) tile with E(1)). `columns` is a multiple of kInterleaveRowBytes
 // (else false, nothing written). E.g. rows 0 and 5 all ones, the rest zero: every word 0x21.
 bool pack_bits_32_rows(const std::byte* source, int64_t source_row_bytes, int64_t columns,
-                       std::byte* destination, bool streaming);
+                       std::byte* destination, bool streaming, bool avx2 = false);
 
-// Highway's name of the target interleave_rows and deinterleave_rows run with here (AVX2 on hosts
-// that hold memory kernels to it, host_profile.h), and of the one pack_bits_32_rows runs with.
-const char* interleave_target();
-const char* pack_bits_target();
+// Highway's name of the target interleave_rows and deinterleave_rows run with here, and of the one
+// pack_bits_32_rows runs with (AVX2 with `avx2` where the CPU has wider vectors).
+const char* interleave_target(bool avx2 = false);
+const char* pack_bits_target(bool avx2 = false);
 
 }  // namespace tessera::relayout

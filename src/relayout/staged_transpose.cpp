@@ -24,11 +24,12 @@ void transpose_elements(const std::byte* source, int64_t row_begin, int64_t row_
 }  // namespace
 
 void staged_transpose_f32(const std::byte* source, int64_t rows, int64_t source_row_bytes,
-                          std::byte* destination, int64_t columns, int64_t destination_row_bytes) {
+                          std::byte* destination, int64_t columns, int64_t destination_row_bytes,
+                          const TransposeTuning& tuning) {
   const int64_t full_rows = rows / kTile * kTile;
   const int64_t full_columns = columns / kTile * kTile;
   staged_transpose_tiles(source, full_rows, source_row_bytes, destination, full_columns,
-                         destination_row_bytes);
+                         destination_row_bytes, tuning);
   transpose_elements(source, 0, full_rows, full_columns, columns, source_row_bytes, destination,
                      destination_row_bytes);
   transpose_elements(source, full_rows, rows, 0, columns, source_row_bytes, destination,

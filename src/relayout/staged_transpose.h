@@ -6,6 +6,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "relayout/simd_kernels.h"
+
 namespace tessera::relayout {
 
 // destination[j][i] = source[i][j] for i < rows, j < columns (4-byte elements; row strides in
@@ -17,14 +19,18 @@ namespace tessera::relayout {
 // 128-byte runs 1.65x, 256 bytes 1.0x). So a band of source rows (128 on AVX2 hosts, 32 on
 // AVX-512 ones: portable_transpose.cpp has the measurements) is transposed tile by tile into a
 // small L1 buffer (16 destination rows x band), and each destination row's band (512 or 128
-// bytes) then goes out as one run. The source lines of the next group of tiles are prefetched
-// row by row, the order the hardware prefetcher does not produce for many rows.
+// bytes) then goes out as one run. The bands, prefetches and stores are the variant's
+// (kernel_variant.h): the planner measures which this host runs fastest. The source lines of the
+// next group of tiles are prefetched row by row, the order the hardware prefetcher does not produce
+// for many rows.
 //
 // Example: rows = 3, columns = 2, source rows {1 2} {3 4} {5 6}
 //          -> destination rows {1 3 5} {2 4 6}.
 // Rows and columns that are not multiples of 16 are finished element by element; the whole tiles
 // go through staged_transpose_tiles (portable_transpose.cpp), Highway code compiled per target.
+// `tuning`: the variant's bands, prefetches and stores (simd_kernels.h).
 void staged_transpose_f32(const std::byte* source, int64_t rows, int64_t source_row_bytes,
-                          std::byte* destination, int64_t columns, int64_t destination_row_bytes);
+                          std::byte* destination, int64_t columns, int64_t destination_row_bytes,
+                          const TransposeTuning& tuning);
 
 }  // namespace tessera::relayout

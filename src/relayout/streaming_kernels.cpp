@@ -83,7 +83,6 @@ HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
 #include "relayout/dispatch_below.h"
-#include "relayout/host_profile.h"
 
 namespace tessera::relayout {
 
@@ -91,18 +90,18 @@ HWY_EXPORT(StreamCopy);
 HWY_EXPORT(StreamRuns);
 HWY_EXPORT(StreamTarget);
 
-void stream_copy(std::byte* destination, const std::byte* source, std::size_t bytes) {
-  TESSERA_DISPATCH(StreamCopy, memory_kernels_prefer_avx2())(destination, source, bytes);
+void stream_copy(std::byte* destination, const std::byte* source, std::size_t bytes, bool avx2) {
+  TESSERA_DISPATCH(StreamCopy, avx2)(destination, source, bytes);
 }
 
 void stream_runs(std::byte* destination, int64_t destination_step, const std::byte* source,
-                 int64_t source_step, std::size_t run_bytes, int64_t count) {
-  TESSERA_DISPATCH(StreamRuns, memory_kernels_prefer_avx2())
+                 int64_t source_step, std::size_t run_bytes, int64_t count, bool avx2) {
+  TESSERA_DISPATCH(StreamRuns, avx2)
   (destination, destination_step, source, source_step, run_bytes, count);
 }
 
-const char* stream_target() {
-  return TESSERA_DISPATCH(StreamTarget, memory_kernels_prefer_avx2())();
+const char* stream_target(bool avx2) {
+  return TESSERA_DISPATCH(StreamTarget, avx2)();
 }
 
 void store_fence() {

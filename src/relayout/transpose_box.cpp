@@ -4,7 +4,6 @@
 #include <cstdint>
 
 #include "relayout/box_walk.h"
-#include "relayout/host_profile.h"
 #include "relayout/simd_kernels.h"
 #include "relayout/staged_transpose.h"
 
@@ -52,10 +51,25 @@ void transpose_tiles(const std::byte* source, int64_t rows, int64_t source_row,
   }
 }
 
+// How a plain 4-byte transpose runs with the kernel's variant.
+TransposeTuning transpose_tuning(const CopyKernel& k) {
+  const KernelVariant& v = k.variant;
+  TransposeTuning t;
+  t.band_rows = v.band_rows;
+  t.group_lines = v.group_lines;
+  t.prefetch = v.prefetch;
+  t.direct = v.store == StoreMode::kStream;
+  t.two_bands = v.two_bands;
+  t.shuffle = v.shuffle;
+  t.avx2 = v.simd == Simd::kAvx2;
+  return t;
+}
+
 // The part of a TileBlock every caller fills alike: the tiles' row strides and groups (axes 0
-// and 1, groups in elements as for transpose_16x16_f32) and the sweep; one band, no prefetch.
+// and 1, groups in elements as for transpose_16x16_f32), the sweep and the kernel's variant; one
+// band, no prefetch.
 TileBlock tile_block(const StridedBox& box, int64_t source_group, int64_t destination_group,
-                     const StridedAxis& sweep, bool streaming, const std::byte* source,
+                     const StridedAxis& sweep, const CopyKernel& k, const std::byte* source,
                      std::byte* destination) {
   TileBlock block{};
   block.source = source;
@@ -70,12 +84,15 @@ TileBlock tile_block(const StridedBox& box, int64_t source_group, int64_t destin
   block.band_count = 1;
   block.groups = 1;
   block.tile_lines = 1;
-  block.streaming = streaming;
+  block.streaming = k.streaming;
+  block.prefetch = k.variant.prefetch;
+  block.shuffle = k.variant.shuffle;
+  block.avx2 = k.variant.simd == Simd::kAvx2;
   return block;
 }
 
 // Small-tile transposes in blocks: one step of axis 5 (the next tiles along a tile row) times
-// a share of axis 6 (the piece's rows of tiles), transpose_band_rows() source rows; T(8,128) <->
+// a share of axis 6 (the piece's rows of tiles), the variant's band rows; T(8,128) <->
 // transposed on AVX2: 128x128 floats, 16 whole 4 KiB tiles read and 16 whole tiles written per
 // block. Inside a block the tiles go along the sweep (axis 4) and then down axis 6, so each pair of
 // destination tiles is finished before the next; the next block's tiles are prefetched in address
@@ -90,18 +107,20 @@ TileBlock tile_block(const StridedBox& box, int64_t source_group, int64_t destin
 // Without the prefetches: 0.29.
 // `source_group`, `destination_group`: as for transpose_16x16_f32, in elements.
 void block_transpose(const StridedBox& box, int64_t source_group, int64_t destination_group,
-                     bool streaming, const std::byte* source, std::byte* destination) {
+                     const CopyKernel& k, const std::byte* source, std::byte* destination) {
+  const bool streaming = k.streaming;
   const StridedAxis& a = box.axes[0];
   const StridedAxis& sweep = box.axes[4];
   const StridedAxis& column = box.axes[5];
   const StridedAxis& band = box.axes[6];
   const int64_t groups = 16 / a.count;
   const int64_t tile_lines = a.count * a.source_stride * 4 / 64;  // contiguous source tile
-  // Rows of tiles per block; Fortran-order destinations (the realigned blocks below) may take
-  // more on some hosts (host_profile.h).
-  const int64_t share = std::clamp<int64_t>(transpose_band_rows() / 16, 1, band.count);
-  const int64_t realigned_share =
-      std::clamp<int64_t>(realigned_block_rows(transpose_band_rows()) / 16, 1, band.count);
+  // Rows of tiles per block (the variant's band rows); Fortran-order destinations (the realigned
+  // blocks below) take at least 64 rows with ra64 (kernel_variant.h).
+  const int64_t band_rows = k.variant.band_rows;
+  const int64_t share = std::clamp<int64_t>(band_rows / 16, 1, band.count);
+  const int64_t realigned_share = std::clamp<int64_t>(
+      std::max<int64_t>(k.variant.realigned_rows, band_rows) / 16, 1, band.count);
   const int64_t lines_per_call = std::max<int64_t>(1, groups * tile_lines / sweep.count);
   // Destination rows that all start the same whole number of elements into a line (NumPy's
   // Fortran-order arrays, 16 bytes in): RealignedBand writes them in whole lines, each band of a
@@ -117,7 +136,7 @@ void block_transpose(const StridedBox& box, int64_t source_group, int64_t destin
                        int64_t block_share, bool realigned) {
     const int64_t block_source = s + first * band.source_stride + t * column.source_stride;
     TileBlock block = tile_block(
-        box, source_group, destination_group, sweep, streaming, source + block_source * 4,
+        box, source_group, destination_group, sweep, k, source + block_source * 4,
         destination + (d + first * band.destination_stride + t * column.destination_stride) * 4);
     block.band_count = std::min(block_share, band.count - first);
     block.band_source = band.source_stride * 4;
@@ -165,8 +184,9 @@ void block_transpose(const StridedBox& box, int64_t source_group, int64_t destin
 // 16x16 tiles of 4-byte elements assembled from small tiles (T(8,128) has 8x8 pieces): rows
 // i = x * A + a from axes 0 and 2, columns j = y * B + b from axes 1 and 3 (choose_copy_kernel
 // arranged that both are contiguous runs of 16 on their side).
-void grouped_transpose_box(const StridedBox& box, bool streaming, const std::byte* source,
+void grouped_transpose_box(const StridedBox& box, const CopyKernel& k, const std::byte* source,
                            std::byte* destination) {
+  const bool streaming = k.streaming;
   const StridedAxis& a = box.axes[0];
   const StridedAxis& b = box.axes[1];
   const StridedAxis& x = box.axes[2];
@@ -189,14 +209,14 @@ void grouped_transpose_box(const StridedBox& box, bool streaming, const std::byt
     // A plain matrix read across (NumPy's Fortran order into T(8,128)): the tiles' source rows
     // are one stride apart, axis 4 steps 16 elements along them and axis 5 steps 16 rows on,
     // which is the next 16 destination columns. Axis 5 goes innermost, in chunks of
-    // transpose_band_rows() source rows: each step of axis 4 then fills the chunk's part of the
+    // the variant's band rows: each step of axis 4 then fills the chunk's part of the
     // destination's tile rows (T(8,128), 32 rows: 128-byte runs; 128 rows: two whole 4 KiB
     // tiles) instead of one 64-byte line per tile row 512 KiB apart. Prefetches:
     // - 128-row chunks (AVX2): each step asks for the next step's line in every row. f32[8192,8192]
     //   Fortran order -> T(8,128), EPYC Zen 3, 2 threads, time over the C-order conversion's:
     //   1.79-1.83x -> 1.65-1.66x (1 thread 2.2x).
     // - 32-row chunks (AVX-512): the next group of steps, whole row pieces in address order
-    //   (transpose_prefetch_group_lines(): 2 KiB of each row, one row per step), as
+    //   (the variant's group lines: 2 KiB of each row, one row per step), as
     //   staged_transpose_tiles does. EPYC Zen 5, 1 thread: 128-row chunks 2.3-2.5x; 32 rows with
     //   a line per row 4 steps ahead 1.5-1.55x (1 step 1.9-2.2x, 8 steps 1.8x); then the group
     //   prefetch, ratio to a streaming copy, f32[8192,8192]: 0.66-0.70 -> 0.84-0.90 (C order
@@ -209,10 +229,10 @@ void grouped_transpose_box(const StridedBox& box, bool streaming, const std::byt
     if (across) {
       const StridedAxis& step = box.axes[4];
       const StridedAxis& along = box.axes[5];
-      const int64_t chunk = std::max<int64_t>(1, transpose_band_rows() / 16);  // steps of axis 5
+      const int64_t chunk = std::max<int64_t>(1, k.variant.band_rows / 16);  // steps of axis 5
       const int64_t chunk_rows = chunk * 16;
       const int64_t group_steps =  // 0: a line per row one step ahead
-          chunk_rows <= 32 ? transpose_prefetch_group_lines() / chunk_rows : 0;
+          chunk_rows <= 32 ? k.variant.group_lines / chunk_rows : 0;
       const int64_t rows_per_step =
           group_steps > 0 ? std::max<int64_t>(1, chunk_rows / group_steps) : 0;
       // A source whose rows all start `shift` elements into a line (NumPy's Fortran-order
@@ -235,7 +255,7 @@ void grouped_transpose_box(const StridedBox& box, bool streaming, const std::byt
             const int64_t at = again ? g - 1 : g;
             const int64_t from = s + c * along.source_stride + at * step.source_stride - rows_shift;
             TileBlock block = tile_block(
-                box, source_group, destination_group, rows, streaming, source + from * 4,
+                box, source_group, destination_group, rows, k, source + from * 4,
                 destination +
                     (d + c * along.destination_stride + at * step.destination_stride) * 4);
             block.rows_shift = rows_shift;
@@ -245,14 +265,15 @@ void grouped_transpose_box(const StridedBox& box, bool streaming, const std::byt
             }
             int64_t next = from + step.source_stride;
             if (group_steps > 0) {
-              // Step k of a group asks for the next group's lines (one per step) in its rows
-              // k * rows_per_step on; after the rows' last group, the next chunk's first group.
-              const int64_t k = g % group_steps;
-              const int64_t next_group =
-                  g - k + group_steps < step.count
-                      ? s + c * along.source_stride + (g - k + group_steps) * step.source_stride
-                      : s + (c + chunk) * along.source_stride;
-              next = next_group + k * rows_per_step * a.source_stride;
+              // Step `in_group` of a group asks for the next group's lines (one per step) in its
+              // rows in_group * rows_per_step on; after the rows' last group, the next chunk's
+              // first group.
+              const int64_t in_group = g % group_steps;
+              const int64_t next_group = g - in_group + group_steps < step.count
+                                             ? s + c * along.source_stride +
+                                                   (g - in_group + group_steps) * step.source_stride
+                                             : s + (c + chunk) * along.source_stride;
+              next = next_group + in_group * rows_per_step * a.source_stride;
               block.tile_lines = group_steps;
             }
             block.next = reinterpret_cast<uintptr_t>(source) + static_cast<uintptr_t>(next * 4);
@@ -270,7 +291,7 @@ void grouped_transpose_box(const StridedBox& box, bool streaming, const std::byt
     }
     const StridedAxis& sweep = box.axes[4];
     if (box.axes.size() >= 7 && box.axes[6].count > 1) {
-      block_transpose(box, source_group, destination_group, streaming, source, destination);
+      block_transpose(box, source_group, destination_group, k, source, destination);
       return;
     }
     const int64_t ahead = box.axes[5].source_stride * 4;
@@ -319,7 +340,8 @@ bool every_group(const StridedBox& box, F&& kernel) {
 }  // namespace
 
 // Plain f32 transposes of large outputs go through staged_transpose_f32: 0.37-0.43 -> 0.45-0.50
-// of a copy on AMD Zen 3 against the 16x16 tiles of transpose_tiles streamed straight.
+// of a copy on AMD Zen 3 against the 16x16 tiles of transpose_tiles streamed straight. Its direct
+// variant (store `stream`) takes the same loop without the stage.
 bool uses_staged_transpose(const CopyKernel& k) {
   return k.kind == KernelKind::kTranspose && !k.grouped && k.source_bits == 32 && k.streaming;
 }
@@ -355,9 +377,10 @@ bool uses_deinterleave(const StridedBox& box, const CopyKernel& k) {
 void transpose_box(const StridedBox& box, const CopyKernel& k, const std::byte* source,
                    std::byte* destination) {
   if (k.grouped) {
-    grouped_transpose_box(box, k.streaming, source, destination);
+    grouped_transpose_box(box, k, source, destination);
     return;
   }
+  const bool avx2 = k.variant.simd == Simd::kAvx2;
   const int bytes = k.source_bits / 8;
   const bool streaming = k.streaming;
   const StridedAxis& inner = box.axes[0];
@@ -367,7 +390,7 @@ void transpose_box(const StridedBox& box, const CopyKernel& k, const std::byte* 
         return interleave_rows(source + s * bytes, inner.source_stride * bytes,
                                static_cast<int>(inner.count), bytes, pair.count,
                                destination + d * bytes, streaming, next.count,
-                               next.source_stride * bytes, next.destination_stride * bytes);
+                               next.source_stride * bytes, next.destination_stride * bytes, avx2);
       })) {
     return;
   }
@@ -375,7 +398,7 @@ void transpose_box(const StridedBox& box, const CopyKernel& k, const std::byte* 
         return deinterleave_rows(source + s * bytes, destination + d * bytes,
                                  pair.destination_stride * bytes, static_cast<int>(pair.count),
                                  bytes, inner.count, streaming, next.count,
-                                 next.source_stride * bytes, next.destination_stride * bytes);
+                                 next.source_stride * bytes, next.destination_stride * bytes, avx2);
       })) {
     return;
   }
@@ -394,7 +417,7 @@ void transpose_box(const StridedBox& box, const CopyKernel& k, const std::byte* 
       case 4:
         if (uses_staged_transpose(k)) {
           staged_transpose_f32(from, inner.count, inner.source_stride * 4, to, pair.count,
-                               pair.destination_stride * 4);
+                               pair.destination_stride * 4, transpose_tuning(k));
         } else {
           transpose_tiles<4>(from, inner.count, inner.source_stride, to, pair.count,
                              pair.destination_stride, streaming);

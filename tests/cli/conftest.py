@@ -1,8 +1,14 @@
 """Drives the real `tessera` binary: the CLI contract (exit codes, formats) is tested end to end."""
 import json
+import os
 import subprocess
+import tempfile
 
 import pytest
+
+# Plans read no wisdom the user's `tessera tune` wrote: a cache folder of the tests' own.
+os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="tessera-cli-cache-")
+os.environ.pop("TESSERA_WISDOM", None)
 
 
 def pytest_addoption(parser):

@@ -2,10 +2,15 @@
 
 import os
 import sys
+import tempfile
 
 from hypothesis import settings
 
 sys.path.insert(0, os.path.dirname(__file__))  # reference_layout, strategies
+
+# Plans read no wisdom the user's `tessera tune` wrote: a cache folder of the tests' own.
+os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="tessera-python-cache-")
+os.environ.pop("TESSERA_WISDOM", None)
 
 # CI runs on 2 shared cores: bounded, deterministic example counts, no per-example deadline.
 settings.register_profile("ci", max_examples=150, deadline=None, derandomize=True)

@@ -13,18 +13,19 @@
 namespace tessera::relayout {
 
 // Runs `check` once per Highway target this CPU supports, every kernel with that target's own
-// code (no host rule holding some to AVX2, host_profile.h), then restores the normal choice.
+// code (no prior holding some to AVX2 in the planner's model, host_profile.h), then restores the
+// normal choice.
 template <class F>
 void for_each_target(F&& check) {
-  const bool held = hold_memory_kernels_to_avx2(false);
+  const bool priors = use_host_priors(false);
   for (const int64_t target : hwy::SupportedAndGeneratedTargets()) {
     hwy::SetSupportedTargetsForTest(target);
     SCOPED_TRACE(hwy::TargetName(target));
-    EXPECT_EQ(std::string(stream_target()), hwy::TargetName(target));
+    EXPECT_EQ(std::string(stream_target(false)), hwy::TargetName(target));
     check();
   }
   hwy::SetSupportedTargetsForTest(0);
-  hold_memory_kernels_to_avx2(held);
+  use_host_priors(priors);
 }
 
 }  // namespace tessera::relayout

@@ -1,5 +1,5 @@
-// The host rule of host_profile.h against an independent reading of the CPU (/proc/cpuinfo), and
-// the kernels it holds to AVX2 against the ones it leaves alone.
+// The facts and priors of host_profile.h against an independent reading of the CPU
+// (/proc/cpuinfo), and the model variants the priors make.
 #include "relayout/host_profile.h"
 
 #include <gtest/gtest.h>
@@ -8,6 +8,7 @@
 #include <fstream>
 #include <string>
 
+#include "relayout/kernel_variant.h"
 #include "relayout/simd_kernels.h"
 
 namespace tessera::relayout {
@@ -44,60 +45,67 @@ Family19h family_19h_from_cpuinfo() {
 #endif
 }
 
-TEST(HostProfile, TheRuleHoldsExactlyOnAmdZen4) {
+TEST(HostProfile, FactsMatchProcCpuinfo) {
   const std::string vendor = cpuinfo("vendor_id");
   if (vendor.empty()) GTEST_SKIP() << "no /proc/cpuinfo vendor here";
-  const bool zen4 = family_19h_from_cpuinfo().zen4;
-  EXPECT_EQ(is_amd_zen4(), zen4) << vendor << ", family " << cpuinfo("cpu family") << ", flags "
-                                 << cpuinfo("flags");
-  EXPECT_EQ(memory_kernels_prefer_avx2(), zen4);
+#if defined(__x86_64__) || defined(__i386__)
+  const HostFacts& facts = host_facts();
+  EXPECT_EQ(facts.vendor, vendor);
+  EXPECT_EQ(std::to_string(facts.family), cpuinfo("cpu family"));
+  EXPECT_EQ(std::to_string(facts.model), cpuinfo("model"));
+  EXPECT_FALSE(facts.simd_targets.empty());
+  EXPECT_GE(facts.threads, 1);
+#endif
 }
 
-TEST(HostProfile, SpreadRunsAndL2PrefetchesExactlyOnAmdZen3AndZen4) {
+TEST(HostProfile, PriorsHoldExactlyOnAmdFamily19h) {
   const std::string vendor = cpuinfo("vendor_id");
   if (vendor.empty()) GTEST_SKIP() << "no /proc/cpuinfo vendor here";
   const Family19h host = family_19h_from_cpuinfo();
-  const bool family_19h = host.zen3 || host.zen4;
-  EXPECT_EQ(is_amd_zen3_or_zen4(), family_19h) << vendor << ", family " << cpuinfo("cpu family");
-  EXPECT_EQ(spread_runs_stream(), family_19h);
-  EXPECT_EQ(transposes_prefetch_to_l2(), family_19h);
-  EXPECT_TRUE(!is_amd_zen4() || is_amd_zen3_or_zen4());
+  const HostPriors p = host_priors();
+  EXPECT_EQ(p.avx2_memory_kernels, host.zen4) << vendor << ", family " << cpuinfo("cpu family");
+  EXPECT_EQ(p.walk_fewer_streams, host.zen3);
+  EXPECT_EQ(p.transpose_rows_32, host.zen3);
+  EXPECT_EQ(p.realigned_rows_64, host.zen4);
+  EXPECT_EQ(p.prefetch_to_l2, host.zen3 || host.zen4);
+  EXPECT_EQ(p.stream_spread_runs, host.zen3 || host.zen4);
 }
 
-TEST(HostProfile, RunsWalkWithFewerStreamsOpenExactlyOnAmdZen3) {
-  const std::string vendor = cpuinfo("vendor_id");
-  if (vendor.empty()) GTEST_SKIP() << "no /proc/cpuinfo vendor here";
-  EXPECT_EQ(runs_walk_fewer_streams(), family_19h_from_cpuinfo().zen3)
-      << vendor << ", family " << cpuinfo("cpu family");
+TEST(HostProfile, PriorsSwitchedOffLeaveTheKernelsOwnDefaults) {
+  const bool before = use_host_priors(false);
+  const HostPriors p = host_priors();
+  EXPECT_FALSE(p.avx2_memory_kernels || p.walk_fewer_streams || p.prefetch_to_l2 ||
+               p.transpose_rows_32 || p.realigned_rows_64 || p.stream_spread_runs);
+  const KernelVariant transpose = model_variant(KernelClass::kTranspose);
+  EXPECT_EQ(transpose.prefetch, Prefetch::kL1);
+  EXPECT_EQ(transpose.simd, Simd::kBest);
+  EXPECT_EQ(transpose.band_rows, transpose_band_rows(false));
+  use_host_priors(before);
 }
 
-TEST(HostProfile, TransposesReadThirtyTwoRowsAtATimeOnAmdZen3) {
-  const std::string vendor = cpuinfo("vendor_id");
-  if (vendor.empty()) GTEST_SKIP() << "no /proc/cpuinfo vendor here";
-  const bool zen3 = family_19h_from_cpuinfo().zen3;
-  EXPECT_EQ(transpose_rows_here(128), zen3 ? 32 : 128);
-  EXPECT_EQ(transpose_rows_here(32), 32);
-  if (zen3) {
-    EXPECT_EQ(transpose_band_rows(), 32);
+TEST(HostProfile, TheModelFollowsThePriors) {
+  const HostPriors p = host_priors();
+  const KernelVariant transpose = model_variant(KernelClass::kTranspose);
+  EXPECT_EQ(transpose.prefetch == Prefetch::kL2, p.prefetch_to_l2);
+  EXPECT_EQ(transpose.simd == Simd::kAvx2, p.avx2_memory_kernels && simd_has_choice());
+  if (p.transpose_rows_32) {
+    EXPECT_EQ(transpose.band_rows, 32);
   }
+  EXPECT_EQ(model_variant(KernelClass::kRunsTile).walk == Walk::kFewerStreams,
+            p.walk_fewer_streams);
+  EXPECT_EQ(model_variant(KernelClass::kTileTranspose).realigned_rows == 64, p.realigned_rows_64);
 }
 
-TEST(HostProfile, HeldKernelsRunAvx2InPlaceOfWiderTargetsAndTheOthersTheBest) {
+TEST(HostProfile, VariantsCanHoldAvx512KernelsToAvx2) {
   if ((hwy::SupportedTargets() & HWY_AVX3) == 0) GTEST_SKIP() << "no AVX-512 on this CPU";
-  const bool before = hold_memory_kernels_to_avx2(true);
-  EXPECT_EQ(std::string(stream_target()), "AVX2");
-  EXPECT_EQ(std::string(staged_transpose_target()), "AVX2");
-  EXPECT_EQ(std::string(transpose_target()), "AVX3");
-  EXPECT_EQ(std::string(interleave_target()), "AVX2");
-  EXPECT_EQ(std::string(pack_bits_target()), "AVX3");
+  EXPECT_TRUE(simd_has_choice());
+  EXPECT_EQ(std::string(stream_target(true)), "AVX2");
+  EXPECT_EQ(std::string(staged_transpose_target(true)), "AVX2");
+  EXPECT_EQ(std::string(interleave_target(true)), "AVX2");
+  EXPECT_NE(std::string(stream_target(false)), "AVX2");
   hwy::SetSupportedTargetsForTest(HWY_SSE4);  // narrower than AVX2: left alone
-  EXPECT_EQ(std::string(stream_target()), "SSE4");
+  EXPECT_EQ(std::string(stream_target(true)), "SSE4");
   hwy::SetSupportedTargetsForTest(0);
-  hold_memory_kernels_to_avx2(false);
-  EXPECT_EQ(std::string(stream_target()), "AVX3");
-  EXPECT_EQ(std::string(staged_transpose_target()), "AVX3");
-  EXPECT_EQ(std::string(interleave_target()), "AVX3");
-  hold_memory_kernels_to_avx2(before);
 }
 
 }  // namespace

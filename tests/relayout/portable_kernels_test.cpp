@@ -54,7 +54,7 @@ TEST(StreamingKernels, RunsWithGapsOnBothSides) {
   for_each_target([&] {
     for (const std::size_t run : {16, 100, 512}) {
       std::vector<std::byte> destination(64 * 800, std::byte{0});
-      stream_runs(destination.data() + 32, 600, source.data() + 8, 650, run, 50);
+      stream_runs(destination.data() + 32, 600, source.data() + 8, 650, run, 50, false);
       store_fence();
       for (int64_t r = 0; r < 50; ++r) {
         ASSERT_EQ(std::memcmp(destination.data() + 32 + r * 600, source.data() + 8 + r * 650, run),
@@ -87,7 +87,7 @@ TEST(PortableTranspose, StridedAndListedRowsOnEveryTarget) {
   std::vector<float> source(64 * 40);
   for (std::size_t i = 0; i < source.size(); ++i) source[i] = static_cast<float>(i);
   for_each_target([&] {
-    EXPECT_EQ(std::string(transpose_target()), stream_target());
+    EXPECT_EQ(std::string(transpose_target()), stream_target(false));
     // A plain matrix (group = 8 rows), T(8,128)-like groups, an unaligned destination (offset 1).
     for (const auto& [stride, group, offset] : std::vector<std::tuple<int64_t, int64_t, int64_t>>{
              {20, 160, 0}, {16, 1024, 0}, {24, 200, 1}}) {
@@ -125,12 +125,14 @@ TEST(StreamingKernels, DescribeNamesTheSimdTarget) {
   const auto plan_for = [](const char* from, const char* to) {
     const LayoutOperand source = parse_layout_operand(from);
     const LayoutOperand destination = parse_layout_operand(to);
-    return plan(*source.map, *destination.map, {.threads = 1, .streaming_bytes = 4 << 20})
+    return plan(*source.map, *destination.map,
+                {.threads = 1, .streaming_bytes = 4 << 20, .variant = "best"})
         .describe();
   };
   // Whole 512-byte lines of a 4 MiB output, streamed: the Highway streaming copy.
   const std::string runs = plan_for("f32[1024,1024]{1,0}", "f32[1024,1024]{1,0:T(8,128)}");
-  EXPECT_NE(runs.find(std::string("simd ") + stream_target() + " (Highway)"), std::string::npos)
+  EXPECT_NE(runs.find(std::string("simd ") + stream_target(false) + " (Highway)"),
+            std::string::npos)
       << runs;
   const std::string transpose = plan_for("f32[64,64]{1,0}", "f32[64,64]{0,1}");
   const std::string portable = std::string("simd ") + transpose_target() + " (Highway)";

@@ -340,21 +340,29 @@ TEST(RelayoutPlan, DescribeCountsRepeatedPiecesOnOneLine) {
   EXPECT_EQ(small.describe().find("pieces"), std::string::npos) << small.describe();
 }
 
-TEST(RelayoutPlan, RunsAreWalkedInSourceOrderOrWithFewerStreamsOpenWhereTheHostPrefersIt) {
+TEST(RelayoutPlan, RunsAreWalkedInTheOrderTheirVariantNames) {
   // describe() lists the walk's axes from the runs out (copy_kernels.cpp, order_runs_walk).
-  // Untiling reads each tile in turn, 8 destination rows open, on every host. Tiling reads one
-  // source row at a time (16 tiles open for writing), except where runs_walk_fewer_streams()
-  // holds (AMD Zen 3): there it writes each tile in turn, 8 source rows open; with only 2 tiles
-  // per tile row it keeps the source's order there too (2 tiles open, not 8 rows).
-  const auto axes = [](const char* from, const char* to) {
+  // Untiling reads each tile in turn, 8 destination rows open, with either walk. Tiling reads one
+  // source row at a time (16 tiles open for writing) with `src`, and writes each tile in turn, 8
+  // source rows open, with `few`; with only 2 tiles per tile row `few` keeps the source's order
+  // too (2 tiles open, not 8 rows). The model walks `few` where the host's prior says so.
+  const auto axes = [](const char* from, const char* to, const char* variant) {
     const std::string text =
-        plan(layout(from).index_map(), layout(to).index_map(), {.threads = 1}).describe();
+        plan(layout(from).index_map(), layout(to).index_map(), {.threads = 1, .variant = variant})
+            .describe();
     return text.substr(0, text.find(']') + 1);
   };
-  EXPECT_EQ(axes("f32[64,2048]{1,0:T(8,128)}", "f32[64,2048]{1,0}"), "runs 4 axes [128x8x16x8]");
-  EXPECT_EQ(axes("f32[64,2048]{1,0}", "f32[64,2048]{1,0:T(8,128)}"),
-            runs_walk_fewer_streams() ? "runs 4 axes [128x8x16x8]" : "runs 4 axes [128x16x8x8]");
-  EXPECT_EQ(axes("f32[64,256]{1,0}", "f32[64,256]{1,0:T(8,128)}"), "runs 4 axes [128x2x8x8]");
+  const char* model = host_priors().walk_fewer_streams ? "few" : "src";
+  for (const char* walk : {"src", "few", ""}) {
+    const bool few = std::string(walk) == "few" || (*walk == '\0' && std::string(model) == "few");
+    EXPECT_EQ(axes("f32[64,2048]{1,0:T(8,128)}", "f32[64,2048]{1,0}", walk),
+              "runs 4 axes [128x8x16x8]");
+    EXPECT_EQ(axes("f32[64,2048]{1,0}", "f32[64,2048]{1,0:T(8,128)}", walk),
+              few ? "runs 4 axes [128x8x16x8]" : "runs 4 axes [128x16x8x8]")
+        << walk;
+    EXPECT_EQ(axes("f32[64,256]{1,0}", "f32[64,256]{1,0:T(8,128)}", walk),
+              "runs 4 axes [128x2x8x8]");
+  }
 }
 
 TEST(RelayoutPlan, EmptyArraysConvertWithEmptyBuffers) {

@@ -25,38 +25,74 @@ constexpr uint32_t kCanary = 0xEEEEEEEE;
 // Sizes around the 16x16 tiles, the 128-row bands and the 64- to 512-column prefetch groups.
 const int64_t kSizes[] = {0, 1, 7, 15, 16, 17, 33, 127, 128, 129, 144, 257, 530};
 
+// One shape (rows x columns, row paddings and a destination offset in elements) against the
+// index formula, with canaries around the destination.
+void expect_transposed(int64_t rows, int64_t columns, int64_t source_pad, int64_t destination_pad,
+                       int64_t offset, const TransposeTuning& tuning) {
+  const int64_t source_row = columns + source_pad;
+  const int64_t destination_row = rows + destination_pad;
+  std::vector<uint32_t> source(static_cast<std::size_t>(rows * source_row));
+  for (std::size_t k = 0; k < source.size(); ++k) source[k] = static_cast<uint32_t>(k);
+  std::vector<uint32_t> destination(
+      static_cast<std::size_t>(columns * destination_row + offset + 16), kCanary);
+  staged_transpose_f32(reinterpret_cast<const std::byte*>(source.data()), rows, source_row * 4,
+                       reinterpret_cast<std::byte*>(destination.data() + offset), columns,
+                       destination_row * 4, tuning);
+  store_fence();
+  for (int64_t k = 0; k < static_cast<int64_t>(destination.size()); ++k) {
+    const int64_t j = (k - offset) / std::max<int64_t>(destination_row, 1);
+    const int64_t i = (k - offset) % std::max<int64_t>(destination_row, 1);
+    const bool inside = k >= offset && j < columns && i < rows;
+    const uint32_t want = inside ? source[static_cast<std::size_t>(i * source_row + j)] : kCanary;
+    ASSERT_EQ(destination[static_cast<std::size_t>(k)], want)
+        << rows << "x" << columns << " pads " << source_pad << "," << destination_pad << " offset "
+        << offset << " at " << k << ", rows " << tuning.band_rows << " direct " << tuning.direct
+        << " two bands " << tuning.two_bands;
+  }
+}
+
 TEST(StagedTranspose, EveryEdgeShapeMatchesTheIndexFormulaOnEveryTarget) {
   for_each_target([] {
+    TransposeTuning tuning;
+    tuning.band_rows = transpose_band_rows(false);
+    tuning.group_lines = transpose_prefetch_group_lines(false);
     for (const int64_t rows : kSizes) {
       for (const int64_t columns : kSizes) {
         // (source row padding, destination row padding, destination offset), in elements.
         for (const auto [source_pad, destination_pad, offset] :
              {std::array<int64_t, 3>{0, 0, 0}, {3, 0, 0}, {0, 5, 1}, {16, 16, 0}}) {
-          const int64_t source_row = columns + source_pad;
-          const int64_t destination_row = rows + destination_pad;
-          std::vector<uint32_t> source(static_cast<std::size_t>(rows * source_row));
-          for (std::size_t k = 0; k < source.size(); ++k) source[k] = static_cast<uint32_t>(k);
-          std::vector<uint32_t> destination(
-              static_cast<std::size_t>(columns * destination_row + offset + 16), kCanary);
-          staged_transpose_f32(reinterpret_cast<const std::byte*>(source.data()), rows,
-                               source_row * 4,
-                               reinterpret_cast<std::byte*>(destination.data() + offset), columns,
-                               destination_row * 4);
-          store_fence();
-          for (int64_t k = 0; k < static_cast<int64_t>(destination.size()); ++k) {
-            const int64_t j = (k - offset) / std::max<int64_t>(destination_row, 1);
-            const int64_t i = (k - offset) % std::max<int64_t>(destination_row, 1);
-            const bool inside = k >= offset && j < columns && i < rows;
-            const uint32_t want =
-                inside ? source[static_cast<std::size_t>(i * source_row + j)] : kCanary;
-            ASSERT_EQ(destination[static_cast<std::size_t>(k)], want)
-                << rows << "x" << columns << " pads " << source_pad << "," << destination_pad
-                << " offset " << offset << " at " << k;
-          }
+          expect_transposed(rows, columns, source_pad, destination_pad, offset, tuning);
         }
       }
     }
   });
+}
+
+// The bands, prefetches and stores the planner chooses among (kernel_variant.h) write the same.
+TEST(StagedTranspose, EveryTuningMatchesTheIndexFormula) {
+  std::vector<TransposeTuning> tunings;
+  for (const int64_t rows : {16, 32, 64, 128}) {
+    for (const bool direct : {false, true}) {
+      for (const bool two_bands : {false, true}) {
+        TransposeTuning t;
+        t.band_rows = rows;
+        t.direct = direct;
+        t.two_bands = two_bands;
+        t.group_lines = rows == 64 ? 4096 : 512;
+        t.prefetch = rows == 16 ? Prefetch::kNone : rows == 32 ? Prefetch::kL2 : Prefetch::kL1;
+        t.avx2 = direct;
+        tunings.push_back(t);
+      }
+    }
+  }
+  for (const TransposeTuning& t : tunings) {
+    for (const int64_t rows : {17, 128, 129, 257, 530}) {
+      for (const int64_t columns : {15, 33, 144, 530}) {
+        expect_transposed(rows, columns, 0, 0, 0, t);
+        expect_transposed(rows, columns, 3, 5, 1, t);
+      }
+    }
+  }
 }
 
 // Outputs of 4 MiB and more take the staged path (plain, batched, odd and padded views) or, for

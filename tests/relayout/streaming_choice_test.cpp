@@ -58,8 +58,8 @@ TEST(StreamingChoice, RunsSpreadOverMoreThanTheCacheStreamWhereTheHostSaysSo) {
   const int64_t cache = last_level_cache_bytes();
   const int64_t written = int64_t{8} << 20;
   const bool past = cache <= 0 || written > cache / 4 * 3;  // the rule for every host
-  EXPECT_EQ(streams(channels_into_image(1)), past || spread_runs_stream()) << cache;
-  EXPECT_EQ(streams(channels_into_image(2)), past || spread_runs_stream()) << cache;
+  EXPECT_EQ(streams(channels_into_image(1)), past || host_priors().stream_spread_runs) << cache;
+  EXPECT_EQ(streams(channels_into_image(2)), past || host_priors().stream_spread_runs) << cache;
   // 8/3 MiB a thread: below the 4 MiB that spread runs must write per thread.
   EXPECT_EQ(streams(channels_into_image(3)), past) << cache;
 }

@@ -183,7 +183,7 @@ TEST(StridedArray, FortranOrderToTilesTransposes) {
 }
 
 // Fortran order into tiles whose rows hold 8, 3 and 16 strips of 16 columns and back: the
-// transposes go through them in chunks of transpose_band_rows() source rows (2 strips on
+// transposes go through them in chunks of the variant's band rows (2 strips on
 // AVX-512 hosts, 8 on AVX2 ones), so whole chunks, a last partial chunk and several chunks per
 // tile row all occur; f32[1024,1024] (4 MiB) is split into pieces on the way in.
 TEST(StridedArray, FortranOrderToAndFromTilesMatchesTheRowMajorConversion) {

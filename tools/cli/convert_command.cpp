@@ -24,6 +24,7 @@
 #include "tessera/relayout/fill_value.h"
 #include "tessera/relayout/layout_operand.h"
 #include "tessera/relayout/npy_file.h"
+#include "tessera/relayout/planner.h"
 #include "tessera/relayout/relayout_plan.h"
 #include "tessera/xla/notation.h"
 #include "tessera/xla/tiled_layout.h"
@@ -44,6 +45,9 @@ struct ConvertArguments {
   bool progress = false;
   bool fsync = false;
   bool show_plan = false;
+  std::string variant;
+  std::string planner = "estimate";
+  std::string wisdom;
   TargetArguments targets;
 };
 
@@ -184,6 +188,9 @@ void convert(const ConvertArguments& args) {
   options.keep_padding = args.keep_padding;
   options.sign_extend = std::string_view(element_type_name(to.type)).starts_with("s");
   if (!args.fill.empty()) options.fill_bits = relayout::parse_fill_value(args.fill, to.type);
+  options.planner = relayout::parse_planner_mode(args.planner);
+  options.variant = args.variant;
+  if (!args.wisdom.empty()) relayout::use_wisdom_file(args.wisdom);
   const relayout::RelayoutPlan plan = relayout::plan(*from.map, *to.map, options);
   if (args.show_plan) {  // what would run, with the input checked; OUT is not touched
     write_output(fmt::format("{} -> {}: {} piece{} on {} thread{}\n{}", from.text, to.text,
@@ -287,8 +294,20 @@ void install(CLI::App& app) {
                     "Wait until OUT is on disk before exiting (like dd conv=fsync), so it survives "
                     "a power loss; by default it is left in the page cache, as cp and dd leave it");
   command->add_flag("--plan", args->show_plan,
-                    "Print the plan instead of converting: each piece's kernel and the SIMD target "
-                    "it runs with (IN is checked; OUT is not written)");
+                    "Print the plan instead of converting: each piece's kernel, the SIMD target "
+                    "it runs with and its variant, measured or from the model (IN is checked; OUT "
+                    "is not written)");
+  command->add_option("--variant", args->variant,
+                      "Force a kernel variant by name, e.g. r64-l2 (see `tessera tune --list`); "
+                      "the bytes written are the same, only the speed changes");
+  command
+      ->add_option("--planner", args->planner,
+                   "estimate (default: wisdom or a model), measure or patient (time the "
+                   "candidates where there is no wisdom, up to 2 or 20 s)")
+      ->check(CLI::IsMember({"estimate", "measure", "patient"}));
+  command->add_option("--wisdom", args->wisdom,
+                      "Wisdom file to read (default: $XDG_CACHE_HOME/tessera/wisdom.json, written "
+                      "by `tessera tune`)");
   add_target_options(command, args->targets,
                      "Tiles for a raw side's shape written without tiles (default: none, the "
                      "layouts exactly as written)");

@@ -29,7 +29,7 @@ struct RelayoutCost {
 double host_copy_bytes_per_second();
 
 // The plan's bytes, and seconds as if its kernels ran at this host's copy speed: an estimate
-// (the engine's kernels ran at 0.3-1.2 of a copy in BENCHMARKS.md's measurements).
+// (the engine's kernels ran at 0.3-1.2 of a copy in the measurements of docs/performance.md).
 RelayoutCost estimate_cost(const RelayoutPlan& plan);
 
 // Runs the plan on scratch buffers (once to fault the pages in, then `repetitions` times) and

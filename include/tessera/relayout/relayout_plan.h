@@ -22,6 +22,7 @@
 #include <string>
 
 #include "tessera/index_map.h"
+#include "tessera/relayout/planner.h"
 #include "tessera/relayout/strided_array.h"
 
 namespace tessera::relayout {
@@ -46,6 +47,17 @@ struct RelayoutOptions {
   // last-level cache, the other kernels from 4 MiB of destination. A value >= 0 streams wherever
   // the kernel can when the destination holds at least that many bytes (0: always).
   int64_t streaming_bytes = -1;
+  // How kernel variants are chosen (planner.h): from wisdom or a model (estimate, the default),
+  // or by timing candidates where there is no wisdom (measure, patient).
+  PlannerMode planner = PlannerMode::kEstimate;
+  // measure and patient: at most this many seconds of timing for the whole plan (0: 2 s for
+  // measure, 20 s for patient).
+  double planner_seconds = 0;
+  // A variant forced by name for every kernel class it applies to, over the planner's choice:
+  // "r64-l2" makes transposes read 64 rows at a time and prefetch into the L2 (the tokens:
+  // `tessera tune --list`, planner.h). The output is the same whatever the variant. Plan
+  // functions throw Error(kArgument) for an unknown token.
+  std::string variant{};
 };
 
 class RelayoutPlan {
@@ -87,13 +99,16 @@ class RelayoutPlan {
   int64_t source_bytes() const;
   int64_t destination_bytes() const;
   int threads() const;
-  // One line per strided piece with the kernel chosen for it, e.g.
-  //   "copy 2 axes [8x512] runs of 512 B" or "general walk (no common refinement)";
+  // One line per strided piece with the kernel chosen for it, its variant and where that came
+  // from (`model`, `measured 2026-11-27 on this host`, `forced`), e.g.
+  //   "runs 2 axes [8x512] 32->32 bits, simd none (memcpy), variant src-auto-avx3 (model)";
   // consecutive pieces that read the same are one line with their count:
-  //   "transpose 2 axes [128x4096] 32->32 bits streaming, simd AVX2 (Highway) (32 pieces)".
+  //   "transpose 2 axes [128x4096] 32->32 bits streaming, simd AVX3 (Highway), variant
+  //    staged-r32-l1-g1024-avx3 (measured 2026-11-27 on this host) (32 pieces)".
   std::string describe() const;
 
  private:
+  friend struct PlanAccess;  // the benchmarks' and tuner's view of the plan (src/relayout)
   std::shared_ptr<const Implementation> implementation_;
 };
 

@@ -1,0 +1,155 @@
+// `tessera tune`: measures which kernel variants run fastest on this host and writes them as
+// wisdom (tessera/relayout/planner.h), which every later plan on this host reads. Progress goes
+// to stderr, what was chosen and why to stdout.
+//
+//   tessera tune                    # every kernel class, 1 and all threads, about 8 s
+//   tessera tune --list             # the classes, their candidate variants and the tokens
+//   tessera tune --export -         # the wisdom in use, as JSON
+//   tessera tune --import other.json
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <fstream>
+#include <iterator>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "command_registry.h"
+#include "tessera/error.h"
+#include "tessera/file_errors.h"
+#include "tessera/relayout/planner.h"
+#include "tessera/utf8_text.h"
+
+namespace tessera::cli {
+namespace {
+
+struct TuneArguments {
+  std::string wisdom;
+  bool patient = false;
+  double seconds = 0;
+  std::vector<int> threads;
+  std::vector<std::string> classes;
+  bool list = false;
+  std::string export_to;
+  std::string import_from;
+  bool quiet = false;
+};
+
+void print(const std::string& text) {
+  if (std::fputs(text.c_str(), stdout) < 0 || std::fflush(stdout) != 0) {
+    throw Error(ErrorKind::kIo,
+                fmt::format("cannot write to standard output: {}", std::strerror(errno)));
+  }
+}
+
+std::string read_text(const std::string& path) {
+  refuse_directory("read", path);
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw file_error("read", printable_utf8(path), errno);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+void list_variants() {
+  for (const std::string& k : relayout::kernel_class_names()) {
+    const std::vector<std::string> names = relayout::variant_names(k);
+    print(fmt::format("{} (model: {})\n", k, names.front()));
+    for (std::size_t i = 1; i < names.size(); ++i) print(fmt::format("  {}\n", names[i]));
+  }
+  print(
+      "tokens (joined by '-'; a name may give only some): src|few (runs' walk), r16|r32|r64|r128 "
+      "(rows a transpose reads at a time), ra64, pf0|l1|l2 (prefetch), g512..g4096 (lines per "
+      "prefetch group), auto|plain|stream|staged (stores), avx2 or the best SIMD target, 2band, "
+      "huge, p1m|p4m\n");
+}
+
+void tune(const TuneArguments& args) {
+  const std::filesystem::path file =
+      args.wisdom.empty() ? relayout::default_wisdom_path() : std::filesystem::path(args.wisdom);
+  if (args.list) return list_variants();
+  if (!file.empty()) relayout::use_wisdom_file(file);
+  if (!args.export_to.empty()) {
+    if (args.export_to == "-") return print(relayout::export_wisdom());
+    relayout::save_wisdom(args.export_to);
+    return print(fmt::format("wrote {}\n", printable_utf8(args.export_to)));
+  }
+  if (file.empty()) {
+    throw Error(ErrorKind::kArgument,
+                "no place for the wisdom: give --wisdom FILE (neither XDG_CACHE_HOME nor HOME "
+                "is set)");
+  }
+  if (!args.import_from.empty()) {
+    const int used = relayout::import_wisdom(read_text(args.import_from), args.import_from);
+    relayout::save_wisdom(file);
+    return print(fmt::format("imported {} choice{} for this host from {} into {}\n", used,
+                             used == 1 ? "" : "s", printable_utf8(args.import_from),
+                             printable_utf8(file.string())));
+  }
+  print(fmt::format("host: {}\n", relayout::host_description()));
+  relayout::TuneOptions options;
+  options.mode = args.patient ? relayout::PlannerMode::kPatient : relayout::PlannerMode::kMeasure;
+  options.seconds = args.seconds;
+  options.threads = args.threads;
+  options.classes = args.classes;
+  const bool terminal = ::isatty(STDERR_FILENO) == 1;
+  if (!args.quiet) {
+    options.progress = [terminal](const relayout::TuneProgress& p) {
+      std::fprintf(stderr, "%s[%d/%d] %s%s", terminal ? "\r\033[K" : "", p.job, p.jobs,
+                   p.what.c_str(), terminal ? "" : "\n");
+      std::fflush(stderr);
+    };
+  }
+  const relayout::TuneReport report = relayout::tune(options);
+  if (!args.quiet && terminal) std::fputs("\r\033[K", stderr);
+  std::size_t chosen = 0;
+  for (const relayout::TuneChoice& c : report.choices) {
+    if (c.variant.empty()) {
+      print(fmt::format("{:<26} {:<32} {}\n", c.problem, c.model_variant, c.why));
+      continue;
+    }
+    ++chosen;
+    print(fmt::format("{:<26} {:<32} {}; {} tries\n", c.problem, c.variant, c.why, c.tries));
+  }
+  relayout::save_wisdom(file);
+  print(fmt::format("wrote {} ({} choice{} measured) in {:.1f} s\n", printable_utf8(file.string()),
+                    chosen, chosen == 1 ? "" : "s", report.seconds));
+}
+
+void install(CLI::App& app) {
+  auto args = std::make_shared<TuneArguments>();
+  auto* command = app.add_subcommand(
+      "tune",
+      "Measure which kernel variants run fastest on this host and save them as wisdom, which "
+      "later conversions read (only speed changes, never the bytes written)");
+  command->add_option("--wisdom", args->wisdom,
+                      "Wisdom file to update (default: $XDG_CACHE_HOME/tessera/wisdom.json, or "
+                      "~/.cache/tessera/wisdom.json)");
+  command->add_flag("--patient", args->patient,
+                    "Time each class longer (60 s in all by default) for steadier choices");
+  command
+      ->add_option("--seconds", args->seconds, "At most this long in all (default 8, patient 60)")
+      ->check(CLI::Range(0.1, 3600.0));
+  command
+      ->add_option("--threads", args->threads, "Thread counts to tune (default: 1 and all cores)")
+      ->check(CLI::Range(1, 1024));
+  command->add_option("--class", args->classes,
+                      "Kernel classes to tune (default: all; see --list)");
+  auto* list = command->add_flag("--list", args->list,
+                                 "List the kernel classes and the variants measured for each");
+  auto* out =
+      command->add_option("--export", args->export_to,
+                          "Write the wisdom in use to FILE ('-': stdout) without measuring");
+  auto* in = command->add_option("--import", args->import_from,
+                                 "Merge wisdom exported elsewhere into the wisdom file");
+  list->excludes(out)->excludes(in);
+  out->excludes(in);
+  command->add_flag("--quiet", args->quiet, "No progress on stderr");
+  command->callback([args] { tune(*args); });
+}
+
+const CommandRegistration registration(45, install);
+
+}  // namespace
+}  // namespace tessera::cli
