@@ -58,10 +58,14 @@ std::string alias_reason(const std::string& opcode) {
 
 void record_callees(const HloInstruction& instruction, HloModuleFacts& facts) {
   for (const HloAttribute& attribute : instruction.attributes) {
-    static constexpr std::array<std::string_view, 8> kCallKeys = {
-        "calls",           "to_apply",          "body",
-        "condition",       "true_computation",  "false_computation",
-        "branch_computations", "called_computations"};
+    static constexpr std::array<std::string_view, 8> kCallKeys = {"calls",
+                                                                  "to_apply",
+                                                                  "body",
+                                                                  "condition",
+                                                                  "true_computation",
+                                                                  "false_computation",
+                                                                  "branch_computations",
+                                                                  "called_computations"};
     if (std::find(kCallKeys.begin(), kCallKeys.end(), attribute.key) == kCallKeys.end()) continue;
     for (std::string& name : names_in(attribute.value)) {
       facts.callers.emplace(std::move(name), std::make_pair(instruction.opcode, instruction.name));

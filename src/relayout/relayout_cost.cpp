@@ -54,7 +54,8 @@ RelayoutCost estimate_cost(const RelayoutPlan& plan) {
   cost.seconds = copy_time(cost.bytes_read, cost.bytes_written, cost.copy_bytes_per_second);
   cost.basis = fmt::format(
       "estimate: the bytes at this host's copy speed ({:.1f} GB/s, a 32 MiB memcpy timed now); "
-      "the engine's kernels run at 0.3-1.2 of a copy (docs/performance.md); --measure runs the plan",
+      "the engine's kernels run at 0.3-1.2 of a copy (docs/performance.md); --measure runs the "
+      "plan",
       cost.copy_bytes_per_second / 1e9);
   return cost;
 }

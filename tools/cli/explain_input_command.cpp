@@ -4,7 +4,6 @@
 #include <fmt/format.h>
 
 #include <cerrno>
-
 #include <filesystem>
 
 #include "standard_output.h"
