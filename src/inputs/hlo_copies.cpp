@@ -7,6 +7,7 @@
 #include <map>
 #include <optional>
 
+#include "tessera/element_type.h"
 #include "tessera/error.h"
 #include "tessera/explain/layout_diff.h"
 #include "tessera/explain/layout_explanation.h"
@@ -264,7 +265,10 @@ std::optional<HloCopy> examine(const Module& m, const HloInstruction& instructio
   try {
     const xla::Shape from = xla::parse_shape(*from_text);
     const xla::Shape to = xla::parse_shape(*to_text);
-    if (from.element_type != to.element_type) return std::nullopt;  // a convert, not a copy
+    // libtpu's copies may also convert (f32 -> bf16 before a dot at default precision:
+    // swapaxes before a matmul, tests/inputs/fixtures/tpu_hlo/v6e_swapaxes_convert_copy.hlo).
+    const bool converts = from.element_type != to.element_type;
+    if (converts && op != "copy") return std::nullopt;
     const xla::TiledLayout from_layout(from), to_layout(to);
     copy.from = xla::print_shape(from);
     copy.to = xla::print_shape(to);
@@ -299,6 +303,11 @@ std::optional<HloCopy> examine(const Module& m, const HloInstruction& instructio
     } else {
       if (from == to || from.dimensions != to.dimensions) return std::nullopt;
       copy.moved_elements = moved_or_unknown(m, from_layout.index_map(), to_layout.index_map());
+      if (converts) {
+        copy.changes.push_back(fmt::format("element type {} -> {}: the copy also converts",
+                                           element_type_name(from.element_type),
+                                           element_type_name(to.element_type)));
+      }
       add_changes(copy, from, to);
     }
     xla::Shape same_space = to;

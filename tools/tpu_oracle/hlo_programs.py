@@ -76,6 +76,10 @@ def programs():
                             [((256, 256), F32)], ()),
         # s8 transposed across its (32,128)(4,1) tiles.
         "s8_transpose": (lambda x: x.T, [((256, 512), S8)], ()),
+        # Swapping a split dim with the minor one before a matmul: libtpu's copy also converts
+        # f32 -> bf16 (default precision) while it transposes.
+        "swapaxes_before_matmul": (lambda x, y: jnp.swapaxes(x.reshape(8, 128, 384), 1, 2) @ y,
+                                   [((1024, 384), F32), ((128, 256), F32)], ()),
         # A batched matmul contracting against the second operand's major dimension.
         "batched_matmul_transposed": (lambda a, b: jnp.einsum("bij,bkj->bik", a, b),
                                       [((8, 64, 96), F32), ((8, 200, 96), F32)], ()),

@@ -9,6 +9,7 @@
 //
 // What counts (compiled modules, after layout assignment):
 // - copy: operand and result layouts differ (a transpose, other tiles, another memory space);
+//   libtpu's copies may also convert the element type (f32 -> bf16 before a dot), said in changes;
 // - copy-start: its destination (result element {0}) differs from the operand, usually only in
 //   memory space: XLA prefetching into on-chip memory (kind "memory_space");
 // - transpose: unless it leaves every element where it was (then it is a bitcast);
