@@ -9,6 +9,7 @@
 //      ==========================
 // Older reports (2019-2020: tensorflow#30803, pytorch/xla#1965) have no Operator line; sections
 // exist for hbm and vmem. Field names are matched, not positions, so either layout reads.
+#include <algorithm>
 #include <cctype>
 #include <optional>
 #include <string>
@@ -107,7 +108,14 @@ std::string lower(std::string_view text) {
 OutOfMemory read_summary(std::string_view line, int64_t number) {
   OutOfMemory oom;
   oom.line = number;
-  oom.message = std::string(trim(line.substr(0, OutOfMemory::kMaxMessageLength)));
+  // Cut at a character's start: a cut inside a UTF-8 character printed a broken one (the line is
+  // printable; fuzz/seeds/input_reader/utf16_cut_inside_character).
+  std::size_t length = std::min(line.size(), OutOfMemory::kMaxMessageLength);
+  while (length < line.size() && length > 0 &&
+         (static_cast<unsigned char>(line[length]) & 0xC0) == 0x80) {
+    --length;
+  }
+  oom.message = std::string(trim(line.substr(0, length)));
   std::size_t at = 0;
   if (const std::string_view space = between(line, at, "Ran out of memory on ", ",");
       !space.empty()) {

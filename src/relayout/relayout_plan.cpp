@@ -66,6 +66,10 @@ Streaming choose_streaming(int64_t destination_bytes, int64_t written_bytes, int
 // Work is handed to threads in pieces of about this many destination bytes (times the variant's
 // piece_mib).
 constexpr int64_t kTaskBytes = int64_t{1} << 20;
+// At most this many pieces per box, so that a plan's size is bounded whatever the array's: a
+// 36 TB array made 36 million tasks and 2 GB (fuzz/seeds/layout_diff/plan_of_36_terabytes).
+// Arrays above 64 GiB get larger pieces instead; threads still share them evenly.
+constexpr int64_t kMostPieces = int64_t{1} << 16;
 
 struct Task {
   StridedBox box;
@@ -151,8 +155,8 @@ void split_into_tasks(const StridedBox& box, const CopyKernel& kernel, bool fill
                        : along_rows ? std::max<int64_t>(1, count / 64)
                        : banded     ? std::max(std::min<int64_t>(count, 4), count / 16)
                                     : count;
-  const int64_t pieces =
-      std::clamp<int64_t>(bytes / (kTaskBytes * kernel.variant.piece_mib), 1, most);
+  const int64_t pieces = std::clamp<int64_t>(bytes / (kTaskBytes * kernel.variant.piece_mib), 1,
+                                             std::min(most, kMostPieces));
   for (int64_t p = 0; p < pieces; ++p) {
     Task t{box, kernel, fill, chosen.origin, chosen.pitch};
     if (pieces > 1) {
