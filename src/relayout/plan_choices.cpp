@@ -4,6 +4,7 @@
 
 #include <cstdint>
 
+#include "relayout/host_profile.h"
 #include "relayout/tuner.h"
 #include "relayout/wisdom.h"
 
@@ -25,11 +26,12 @@ bool any_token(const VariantTokens& t) {
 }  // namespace
 
 VariantChooser::VariantChooser(const RelayoutOptions& options, int threads,
-                               int64_t destination_bytes)
+                               int64_t destination_bytes, int64_t written_bytes)
     : mode_(options.planner),
       forced_(parse_variant(options.variant)),
       threads_(threads),
-      large_(destination_bytes >= kLargeBytes) {
+      large_(destination_bytes >= kLargeBytes),
+      fits_cache_(host_facts().llc_bytes > 0 && written_bytes <= host_facts().llc_bytes / 4 * 3) {
   any_forced_ = any_token(forced_);
   const double cap = options.planner_seconds > 0                ? options.planner_seconds
                      : options.planner == PlannerMode::kPatient ? 20.0
@@ -52,7 +54,11 @@ ChosenVariant VariantChooser::choose(KernelClass k, int source_bits, const std::
       if (measure_problem(key, mode_, deadline_)) found = find_wisdom(key);
     }
     if (found) {
-      chosen.variant = apply_tokens(chosen.variant, parse_variant(found->choice.variant));
+      VariantTokens tokens = parse_variant(found->choice.variant);
+      const bool runs =
+          k == KernelClass::kRuns || k == KernelClass::kRunsTile || k == KernelClass::kRunsSpread;
+      if (runs && fits_cache_) tokens.store = false;  // the model's `auto`: the size rule
+      chosen.variant = apply_tokens(chosen.variant, tokens);
       chosen.origin = fmt::format("measured {} on this host", found->choice.measured);
       if (!found->exact) chosen.origin += fmt::format(" for {}", found->key);
     }

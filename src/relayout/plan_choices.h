@@ -20,8 +20,10 @@ struct ChosenVariant {
 
 class VariantChooser {
  public:
-  // Throws Error(kArgument) for an unknown token in options.variant.
-  VariantChooser(const RelayoutOptions& options, int threads, int64_t destination_bytes);
+  // `written_bytes`: what the plan's kernels write (a spread destination may be larger). Throws
+  // Error(kArgument) for an unknown token in options.variant.
+  VariantChooser(const RelayoutOptions& options, int threads, int64_t destination_bytes,
+                 int64_t written_bytes);
   ChosenVariant choose(KernelClass k, int source_bits, const std::string& pitch);
 
  private:
@@ -30,6 +32,11 @@ class VariantChooser {
   bool any_forced_ = false;
   int threads_;
   bool large_;  // wisdom is measured for outputs the kernels stream (4 MiB and more)
+  // What the kernels write stays in the last-level cache (three quarters of it, the size rule
+  // of relayout_plan.cpp): runs keep the size rule's stores there, since wisdom measured them on
+  // proxies larger than the cache (an NPU image of 12.8 MB written: streamed 0.86 of plain
+  // stores; docs/notes/2026-11-27-planner-acceptance.md).
+  bool fits_cache_;
   std::chrono::steady_clock::time_point deadline_;
 };
 

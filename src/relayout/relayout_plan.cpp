@@ -408,17 +408,20 @@ RelayoutPlan build_plan(const IndexMap& source, const DigitForm* source_form,
   p->threads = options.threads > 0
                    ? options.threads
                    : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
-  VariantChooser chooser(options, p->threads, destination.size_bytes());
   const int sb = source.element_bits();
   const int db = destination.element_bits();
   std::optional<std::vector<StridedBox>> boxes;
   if (source_form != nullptr && destination_form != nullptr) {
     boxes = data_boxes(*source_form, *destination_form, source.dims());
   }
+  int64_t written = destination.size_bytes();
+  if (boxes) {
+    written = 0;
+    for (const StridedBox& box : *boxes) written += box.elements() * db / 8;
+  }
+  VariantChooser chooser(options, p->threads, destination.size_bytes(), written);
   p->general = !boxes.has_value();
   if (boxes) {
-    int64_t written = 0;
-    for (const StridedBox& box : *boxes) written += box.elements() * db / 8;
     const Streaming streaming =
         choose_streaming(destination.size_bytes(), written, p->threads, options);
     for (std::size_t i = 0; i < boxes->size(); ++i) {

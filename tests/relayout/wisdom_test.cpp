@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "relayout/host_profile.h"
 #include "tessera/error.h"
 #include "tessera/relayout/layout_operand.h"
 #include "tessera/relayout/planner.h"
@@ -102,6 +103,28 @@ TEST_F(WisdomTest, TheDefaultFileFollowsTheEnvironment) {
     const ScopedEnvironment wisdom("TESSERA_WISDOM", "");
     EXPECT_TRUE(default_wisdom_path().empty());
   }
+}
+
+// Wisdom is measured on proxies larger than the last-level cache; runs whose output fits it keep
+// the size rule's stores (plan_choices.h), the rest of the measured variant still applies.
+TEST_F(WisdomTest, RunsThatFitTheCacheKeepTheSizeRulesStores) {
+  if (host_facts().llc_bytes / 4 * 3 <= (int64_t{4} << 20)) {
+    GTEST_SKIP() << "a 4 MiB output does not fit this host's last-level cache";
+  }
+  for (const char* pitch : {"page", "line", "odd"}) {
+    record_wisdom({KernelClass::kRuns, 4, pitch, 1},
+                  {"plain", "2026-11-27", "measure", 1.0, 0.9, 5, 20});
+  }
+  auto describe_untiling = [](const std::string& dims) {
+    const LayoutOperand from = parse_layout_operand("f32[" + dims + "]{1,0:T(8,128)}");
+    const LayoutOperand to = parse_layout_operand("f32[" + dims + "]{1,0}");
+    return plan(*from.map, *to.map, {.threads = 1}).describe();
+  };
+  const std::string fits = describe_untiling("1024,1024");  // 4 MiB
+  EXPECT_NE(fits.find("variant auto-"), std::string::npos) << fits;
+  EXPECT_NE(fits.find("(measured 2026-11-27 on this host"), std::string::npos) << fits;
+  const std::string larger = describe_untiling("8192,8192");  // 256 MiB
+  EXPECT_NE(larger.find("variant plain-"), std::string::npos) << larger;
 }
 
 TEST_F(WisdomTest, PlansSayWhichChoicesWereMeasuredAndWhen) {
