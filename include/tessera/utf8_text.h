@@ -25,6 +25,10 @@ std::string printable_lines(std::string_view bytes);
 // "byte 3 (0xc3) is not UTF-8" or "character 2 is the control character U+0001".
 std::string unprintable_reason(std::string_view bytes);
 
+// At most `max_bytes` of `bytes`, cut where a character starts rather than inside one (a cut
+// UTF-8 character is not printable): prefix_of_characters("aÿ", 2) == "a".
+std::string_view prefix_of_characters(std::string_view bytes, std::size_t max_bytes);
+
 // The character starting at byte `offset` of `bytes`, printable: a whole UTF-8 character, or
 // `\xNN` for a byte that does not start one; "" at the end. character_at("(2,ÿ1)", 3) == "ÿ".
 std::string character_at(std::string_view bytes, std::size_t offset);

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <optional>
 #include <utility>
 
@@ -96,6 +97,16 @@ std::string unprintable_reason(std::string_view bytes) {
     i += length;
   }
   return "";
+}
+
+std::string_view prefix_of_characters(std::string_view bytes, std::size_t max_bytes) {
+  std::size_t length = std::min(bytes.size(), max_bytes);
+  // Back over continuation bytes (10xxxxxx) to the start of the character the cut falls in.
+  while (length < bytes.size() && length > 0 &&
+         (static_cast<unsigned char>(bytes[length]) & 0xC0) == 0x80) {
+    --length;
+  }
+  return bytes.substr(0, length);
 }
 
 std::string character_at(std::string_view bytes, std::size_t offset) {

@@ -108,6 +108,7 @@ bool read_instruction(std::string_view t, HloInstruction& instruction,
     if (!is_name_char(c)) return false;
   }
   instruction.name = bare_name(name);
+  if (instruction.name.empty()) return false;  // "% = ...": no name (fuzz_hlo_module)
   std::size_t pos = eq + 3;
   auto shapes = read_shape_at(t, pos);
   if (!shapes) {

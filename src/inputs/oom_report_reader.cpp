@@ -17,6 +17,7 @@
 #include "tessera/inputs/input_arrays.h"
 #include "tessera/inputs/shapes_in_text.h"
 #include "tessera/integer_text.h"
+#include "tessera/utf8_text.h"
 
 namespace tessera::inputs {
 namespace {
@@ -108,14 +109,9 @@ std::string lower(std::string_view text) {
 OutOfMemory read_summary(std::string_view line, int64_t number) {
   OutOfMemory oom;
   oom.line = number;
-  // Cut at a character's start: a cut inside a UTF-8 character printed a broken one (the line is
-  // printable; fuzz/seeds/input_reader/utf16_cut_inside_character).
-  std::size_t length = std::min(line.size(), OutOfMemory::kMaxMessageLength);
-  while (length < line.size() && length > 0 &&
-         (static_cast<unsigned char>(line[length]) & 0xC0) == 0x80) {
-    --length;
-  }
-  oom.message = std::string(trim(line.substr(0, length)));
+  // Cut where a character starts: a cut inside one printed a broken character
+  // (fuzz/seeds/input_reader/utf16_cut_inside_character).
+  oom.message = std::string(trim(prefix_of_characters(line, OutOfMemory::kMaxMessageLength)));
   std::size_t at = 0;
   if (const std::string_view space = between(line, at, "Ran out of memory on ", ",");
       !space.empty()) {
@@ -246,7 +242,7 @@ InputReading read_oom_report(std::string_view text) {
         entry->shape_line = number;
       } else {
         reading.warnings.push_back("line " + std::to_string(number) + ": cannot read the shape '" +
-                                   std::string(shape->substr(0, 80)) + "'");
+                                   std::string(prefix_of_characters(*shape, 80)) + "'");
       }
     } else if (auto unpadded = field(line, "Unpadded size:")) {
       entry->unpadded = reported(*unpadded, is_size_text(*unpadded), line, number);

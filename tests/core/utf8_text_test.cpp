@@ -86,5 +86,17 @@ TEST(FileErrors, SayWhy) {
   EXPECT_THROW(refuse_directory("read", "/"), Error);
 }
 
+// Messages quote at most so many bytes of the user's text; a cut inside a character would print
+// half of it (fuzz_input_reader found two such cuts in the OOM report reader).
+TEST(Utf8Text, PrefixesEndWhereACharacterStarts) {
+  EXPECT_EQ(prefix_of_characters("a\xc3\xbf", 2), "a");
+  EXPECT_EQ(prefix_of_characters("a\xc3\xbf", 3), "a\xc3\xbf");
+  EXPECT_EQ(prefix_of_characters("\xe6\xb8\x80x", 2), "");
+  EXPECT_EQ(prefix_of_characters("abc", 10), "abc");
+  EXPECT_EQ(prefix_of_characters("\xff\xfe", 1), "\xff");  // invalid bytes are characters of one
+  const std::string cut = std::string(prefix_of_characters("\xe4\xb8\x80\xe4\xb8\x80", 4));
+  EXPECT_EQ(printable_utf8(cut), cut);
+}
+
 }  // namespace
 }  // namespace tessera
