@@ -17,11 +17,6 @@
 namespace tessera::explain {
 namespace {
 
-// Larger buffers get no plan: the planner counts their bits in 64-bit integers (an array of 2^58
-// f32 elements overflowed its written-bytes sum, fuzz/seeds/layout_diff/huge_array), and no host
-// could run it anyway. The moved elements are still counted.
-constexpr int64_t kMaxPlannedBytes = int64_t{1} << 52;
-
 std::string_view trimmed(std::string_view text) {
   while (!text.empty() && (text.front() == ' ' || text.front() == '\n')) text.remove_prefix(1);
   while (!text.empty() && (text.back() == ' ' || text.back() == '\n')) text.remove_suffix(1);
@@ -269,11 +264,6 @@ LayoutDiff diff_layouts(std::string_view a, std::string_view b, const DiffOption
     diff.tiles = summarize_tiles(diff);
   }
   try {
-    if (std::max(ma.size_bytes(), mb.size_bytes()) > kMaxPlannedBytes) {
-      throw Error(ErrorKind::kInvalid,
-                  fmt::format("the buffers are larger than {} bytes, more than any host holds",
-                              kMaxPlannedBytes));
-    }
     const relayout::RelayoutPlan plan = relayout::plan(ma, mb, {.threads = options.threads});
     diff.plan_pieces = plan.piece_count();
     diff.plan_threads = plan.threads();

@@ -5,30 +5,9 @@
 
 #include <algorithm>
 #include <array>
-#include <cctype>
 
 namespace tessera::inputs {
 namespace {
-
-bool is_name_char(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '.' || c == '-';
-}
-
-// The computation names of an attribute value: "%body.4" or "{%a, %b}".
-std::vector<std::string> names_in(std::string_view value) {
-  std::vector<std::string> names;
-  const bool list = !value.empty() && value.front() == '{';
-  std::size_t i = list ? 1 : 0;
-  while (i < value.size()) {
-    while (i < value.size() && (value[i] == ' ' || value[i] == ',' || value[i] == '%')) ++i;
-    const std::size_t begin = i;
-    while (i < value.size() && is_name_char(value[i])) ++i;
-    if (i == begin) break;
-    names.emplace_back(value.substr(begin, i - begin));
-    if (!list) break;
-  }
-  return names;
-}
 
 // A computation whose values are not buffers in memory: a fusion's body (registers) and the
 // scalar functions reduce, sort, map, scatter and all-reduce apply.
@@ -57,19 +36,8 @@ std::string alias_reason(const std::string& opcode) {
 }  // namespace
 
 void record_callees(const HloInstruction& instruction, HloModuleFacts& facts) {
-  for (const HloAttribute& attribute : instruction.attributes) {
-    static constexpr std::array<std::string_view, 8> kCallKeys = {"calls",
-                                                                  "to_apply",
-                                                                  "body",
-                                                                  "condition",
-                                                                  "true_computation",
-                                                                  "false_computation",
-                                                                  "branch_computations",
-                                                                  "called_computations"};
-    if (std::find(kCallKeys.begin(), kCallKeys.end(), attribute.key) == kCallKeys.end()) continue;
-    for (std::string& name : names_in(attribute.value)) {
-      facts.callers.emplace(std::move(name), std::make_pair(instruction.opcode, instruction.name));
-    }
+  for (std::string& name : instruction.called_computations()) {
+    facts.callers.emplace(std::move(name), std::make_pair(instruction.opcode, instruction.name));
   }
 }
 

@@ -43,10 +43,8 @@ Module index_module(std::string_view module_text) {
     m.by_name.emplace(instruction.name, i);
     for (const HloOperand& operand : instruction.operands) m.users[operand.name].push_back(i);
     if (instruction.opcode != "fusion") continue;
-    if (auto called = instruction.attribute("calls")) {
-      std::string name = *called;
-      if (!name.empty() && name.front() == '%') name.erase(0, 1);
-      m.fusion_of.emplace(name, instruction.name);
+    for (std::string& name : instruction.called_computations()) {
+      m.fusion_of.emplace(std::move(name), instruction.name);
     }
   }
   return m;

@@ -1,5 +1,7 @@
 #include "tessera/inputs/hlo_instructions.h"
 
+#include <algorithm>
+#include <array>
 #include <cctype>
 
 #include "tessera/inputs/input_arrays.h"
@@ -192,6 +194,34 @@ std::optional<std::string> HloInstruction::attribute(std::string_view key) const
     if (a.key == key) return a.value;
   }
   return std::nullopt;
+}
+
+std::vector<std::string> HloInstruction::called_computations() const {
+  static constexpr std::array<std::string_view, 8> kCallKeys = {"calls",
+                                                                "to_apply",
+                                                                "body",
+                                                                "condition",
+                                                                "true_computation",
+                                                                "false_computation",
+                                                                "branch_computations",
+                                                                "called_computations"};
+  std::vector<std::string> names;
+  for (const HloAttribute& a : attributes) {
+    if (std::find(kCallKeys.begin(), kCallKeys.end(), a.key) == kCallKeys.end()) continue;
+    // "%body.4" or "{%a, %b}".
+    const std::string_view value = a.value;
+    const bool list = !value.empty() && value.front() == '{';
+    std::size_t i = list ? 1 : 0;
+    while (i < value.size()) {
+      while (i < value.size() && (value[i] == ' ' || value[i] == ',' || value[i] == '%')) ++i;
+      const std::size_t begin = i;
+      while (i < value.size() && is_name_char(value[i]) && value[i] != '%') ++i;
+      if (i == begin) break;
+      names.emplace_back(value.substr(begin, i - begin));
+      if (!list) break;
+    }
+  }
+  return names;
 }
 
 HloModuleText parse_hlo_module(std::string_view text) {

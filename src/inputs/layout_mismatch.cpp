@@ -282,10 +282,20 @@ nlohmann::ordered_json mismatches_json(const std::vector<LayoutMismatch>& mismat
   return {{"mismatches", list}};
 }
 
+void write_input_report_json(const std::function<void(std::string_view)>& write,
+                             std::string_view text, const InputExplanation& e,
+                             const nlohmann::ordered_json& extra) {
+  nlohmann::ordered_json keys = {
+      {"layout_mismatches", mismatches_json(find_layout_mismatches(text))["mismatches"]}};
+  for (const auto& [key, value] : extra.items()) keys[key] = value;
+  write_input_explanation_json(write, e, keys);
+}
+
 nlohmann::ordered_json input_report_json(std::string_view text, const InputOptions& options) {
-  auto out = input_explanation_json(explain_input(read_input(text), options));
-  out["layout_mismatches"] = mismatches_json(find_layout_mismatches(text))["mismatches"];
-  return out;
+  std::string json;
+  write_input_report_json([&](std::string_view part) { json += part; }, text,
+                          explain_input(read_input(text), options), {});
+  return nlohmann::ordered_json::parse(json);
 }
 
 std::string mismatches_text(const std::vector<LayoutMismatch>& mismatches) {

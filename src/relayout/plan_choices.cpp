@@ -4,7 +4,6 @@
 
 #include <cstdint>
 
-#include "relayout/host_profile.h"
 #include "relayout/tuner.h"
 #include "relayout/wisdom.h"
 
@@ -26,12 +25,12 @@ bool any_token(const VariantTokens& t) {
 }  // namespace
 
 VariantChooser::VariantChooser(const RelayoutOptions& options, int threads,
-                               int64_t destination_bytes, int64_t written_bytes)
+                               int64_t destination_bytes, bool fits_cache)
     : mode_(options.planner),
       forced_(parse_variant(options.variant)),
       threads_(threads),
       large_(destination_bytes >= kLargeBytes),
-      fits_cache_(host_facts().llc_bytes > 0 && written_bytes <= host_facts().llc_bytes / 4 * 3) {
+      fits_cache_(fits_cache) {
   any_forced_ = any_token(forced_);
   const double cap = options.planner_seconds > 0                ? options.planner_seconds
                      : options.planner == PlannerMode::kPatient ? 20.0

@@ -20,10 +20,10 @@ struct ChosenVariant {
 
 class VariantChooser {
  public:
-  // `written_bytes`: what the plan's kernels write (a spread destination may be larger). Throws
-  // Error(kArgument) for an unknown token in options.variant.
+  // `fits_cache`: what the plan's kernels write fits the last-level cache (relayout_plan.cpp,
+  // choose_streaming). Throws Error(kArgument) for an unknown token in options.variant.
   VariantChooser(const RelayoutOptions& options, int threads, int64_t destination_bytes,
-                 int64_t written_bytes);
+                 bool fits_cache);
   ChosenVariant choose(KernelClass k, int source_bits, const std::string& pitch);
 
  private:

@@ -46,21 +46,23 @@ constexpr int64_t kStreamingBytes = int64_t{4} << 20;
 struct Streaming {
   bool kernels = false;
   bool runs = false;
+  bool fits_cache = false;  // what is written fits three quarters of the last-level cache
 };
 
 // `threads` >= 1: the plan's own count.
 Streaming choose_streaming(int64_t destination_bytes, int64_t written_bytes, int threads,
                            const RelayoutOptions& options) {
-  if (options.streaming_bytes >= 0) {
-    const bool all = destination_bytes >= options.streaming_bytes;
-    return {all, all};
-  }
-  const bool kernels = destination_bytes >= kStreamingBytes;
   const int64_t cache = last_level_cache_bytes();
   const int64_t fits = cache / 4 * 3;
+  const bool fits_cache = cache > 0 && written_bytes <= fits;
+  if (options.streaming_bytes >= 0) {
+    const bool all = destination_bytes >= options.streaming_bytes;
+    return {all, all, fits_cache};
+  }
+  const bool kernels = destination_bytes >= kStreamingBytes;
   const bool spread = host_priors().stream_spread_runs && destination_bytes > fits &&
                       written_bytes / threads >= kStreamingBytes;
-  return {kernels, kernels && (cache <= 0 || written_bytes > fits || spread)};
+  return {kernels, kernels && (!fits_cache || spread), fits_cache};
 }
 
 // Work is handed to threads in pieces of about this many destination bytes (times the variant's
@@ -70,6 +72,8 @@ constexpr int64_t kTaskBytes = int64_t{1} << 20;
 // 36 TB array made 36 million tasks and 2 GB (fuzz/seeds/layout_diff/plan_of_36_terabytes).
 // Arrays above 64 GiB get larger pieces instead; threads still share them evenly.
 constexpr int64_t kMostPieces = int64_t{1} << 16;
+// Buffers larger than this get no plan (build_plan).
+constexpr int64_t kMaxPlannedBytes = int64_t{1} << 52;
 
 struct Task {
   StridedBox box;
@@ -404,6 +408,13 @@ RelayoutPlan build_plan(const IndexMap& source, const DigitForm* source_form,
                         const IndexMap& destination, const DigitForm* destination_form,
                         bool strided_destination, RelayoutOptions options, bool shuffle) {
   check_same_array(source, destination);
+  // Bits are counted in 64-bit integers: an array of 2^58 f32 elements overflowed the sum of the
+  // bytes written (fuzz/seeds/layout_diff/huge_array), and no host could hold it anyway.
+  if (std::max(source.size_bytes(), destination.size_bytes()) > kMaxPlannedBytes) {
+    throw Error(ErrorKind::kInvalid,
+                fmt::format("the buffers are larger than {} bytes, more than any host holds",
+                            kMaxPlannedBytes));
+  }
   auto p = std::make_shared<RelayoutPlan::Implementation>(source, destination, options);
   p->threads = options.threads > 0
                    ? options.threads
@@ -419,11 +430,11 @@ RelayoutPlan build_plan(const IndexMap& source, const DigitForm* source_form,
     written = 0;
     for (const StridedBox& box : *boxes) written += box.elements() * db / 8;
   }
-  VariantChooser chooser(options, p->threads, destination.size_bytes(), written);
+  const Streaming streaming =
+      choose_streaming(destination.size_bytes(), written, p->threads, options);
+  VariantChooser chooser(options, p->threads, destination.size_bytes(), streaming.fits_cache);
   p->general = !boxes.has_value();
   if (boxes) {
-    const Streaming streaming =
-        choose_streaming(destination.size_bytes(), written, p->threads, options);
     for (std::size_t i = 0; i < boxes->size(); ++i) {
       if (auto rest = split_off_unpaired_tiles((*boxes)[i], sb, db, streaming.kernels)) {
         boxes->insert(boxes->begin() + static_cast<std::ptrdiff_t>(i) + 1, std::move(*rest));

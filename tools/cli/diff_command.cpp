@@ -54,12 +54,9 @@ void run_diff(const DiffArguments& args) {
   options.threads = args.threads;
   const explain::LayoutDiff diff = explain::diff_layouts(args.a, args.b, options);
   if (!args.output.empty()) write_picture(diff, args);
-  std::string out = args.json
-                        ? explain::diff_json(diff).dump(
-                              2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) +
-                              "\n"
-                        : explain::diff_text(diff);
-  if (!args.output.empty() && !args.json) out += fmt::format("wrote {}\n", args.output);
+  if (args.json) return write_json_output(explain::diff_json(diff));
+  std::string out = explain::diff_text(diff);
+  if (!args.output.empty()) out += fmt::format("wrote {}\n", args.output);
   write_output(out);
 }
 

@@ -84,7 +84,7 @@ void run_copies(const std::string& argument, const std::string& text,
   if (json) {
     auto out = inputs::copies_json(copies);
     out["input"] = printable_utf8(argument);
-    write_output(out.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n");
+    write_json_output(out);
   } else {
     write_output(inputs::copies_text(copies, args.all ? 0 : kTopArrays));
   }
@@ -108,13 +108,10 @@ void run_explain_input(const std::string& argument, const ExplainInputArguments&
   const inputs::InputExplanation e = inputs::explain_input(inputs::read_input(text), options);
   if (json) {
     // The path is the user's bytes: escaped like every name tessera prints.
-    nlohmann::ordered_json extra = {
-        {"layout_mismatches",
-         inputs::mismatches_json(inputs::find_layout_mismatches(text))["mismatches"]},
-        {"input", printable_utf8(argument)}};
+    nlohmann::ordered_json extra = {{"input", printable_utf8(argument)}};
     if (!options.shards.empty()) extra["shards"] = options.shards;
-    inputs::write_input_explanation_json([](std::string_view part) { write_output(part); }, e,
-                                         extra);
+    inputs::write_input_report_json([](std::string_view part) { write_output(part); }, text, e,
+                                    extra);
   } else {
     std::string out = inputs::input_explanation_text(e, args.all ? 0 : kTopArrays);
     // A pasted layout-mismatch error is decoded beside the arrays it names.

@@ -24,9 +24,7 @@ void run_mismatch(const MismatchArguments& args) {
       is_explain_input(args.input) ? inputs::read_input_text(args.input) : args.input;
   const auto mismatches = inputs::find_layout_mismatches(text);
   if (args.json) {
-    write_output(inputs::mismatches_json(mismatches)
-                     .dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) +
-                 "\n");
+    write_json_output(inputs::mismatches_json(mismatches));
   } else {
     write_output(inputs::mismatches_text(mismatches));
   }

@@ -37,6 +37,10 @@ void write_output(std::string_view text) {
   write_checked(STDOUT_FILENO, text, "standard output");
 }
 
+void write_json_output(const nlohmann::ordered_json& json) {
+  write_output(json.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n");
+}
+
 void write_diagnostic(std::string_view text) {
   write_checked(STDERR_FILENO, text, "standard error");
 }

@@ -3,6 +3,7 @@
 // exits 2 with "error: cannot write standard output: No space left on device".
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <string_view>
 
 namespace tessera::cli {
@@ -10,6 +11,9 @@ namespace tessera::cli {
 // Writes all of `text` to standard output (write(2), retried on EINTR and short writes; no
 // buffer that could fail later, unseen).
 void write_output(std::string_view text);
+// `json` as write_output of its text, indented by 2: what is not UTF-8 in the user's strings (a
+// path, a pasted message) becomes U+FFFD instead of failing.
+void write_json_output(const nlohmann::ordered_json& json);
 // The same for standard error (warnings, notes). An error message itself goes through
 // write_error_message, which cannot fail louder than the exit status.
 void write_diagnostic(std::string_view text);

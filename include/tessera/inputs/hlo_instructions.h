@@ -45,6 +45,9 @@ struct HloInstruction {
 
   // The value of attribute `key`, or nullopt.
   std::optional<std::string> attribute(std::string_view key) const;
+  // The computations it calls, without '%': calls=, to_apply=, body=, condition=,
+  // true_computation=, false_computation=, branch_computations={...}, called_computations={...}.
+  std::vector<std::string> called_computations() const;
 };
 
 struct HloComputationHeader {

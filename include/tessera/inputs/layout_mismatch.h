@@ -19,6 +19,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -71,5 +72,11 @@ std::string mismatches_text(const std::vector<LayoutMismatch>& mismatches);
 // plus "layout_mismatches", the mismatches objects above found in the same text (a pasted error
 // is decoded beside the arrays it names). The CLI and Python give the same object.
 nlohmann::ordered_json input_report_json(std::string_view text, const InputOptions& options);
+
+// The same report as JSON text, written through `write` in parts (write_input_explanation_json)
+// for the arrays `e` explains of `text`, with the keys of `extra` after "layout_mismatches".
+void write_input_report_json(const std::function<void(std::string_view)>& write,
+                             std::string_view text, const InputExplanation& e,
+                             const nlohmann::ordered_json& extra);
 
 }  // namespace tessera::inputs
