@@ -60,6 +60,13 @@ def test_diff_draws_both_layouts(tessera, tmp_path):
         assert 'data-index="2,3" data-offset-a="13" data-offset-b="17" data-moved="1"' in picture
 
 
+def test_diff_prints_the_picture_path_escaped(tessera, tmp_path):
+    path = tmp_path / "d\x01.svg"  # a control character must not reach the terminal (issue 40)
+    out = tessera.run("diff", "f32[3,5]{1,0}", "f32[3,5]{0,1}", "-o", str(path)).stdout
+    assert f"wrote {tmp_path}/d\\u0001.svg" in out and "\x01" not in out
+    assert path.exists()
+
+
 @pytest.mark.parametrize("args, words", [
     (("f32[4,256]{1,0}", "bf16[4,256]{1,0}"), "a diff compares two layouts of one array"),
     (("f32[4,256]{1,0}", "f32[256,4]{1,0}"), "a diff compares two layouts of one array"),

@@ -11,6 +11,7 @@
 #include "tessera/error.h"
 #include "tessera/explain/layout_diff.h"
 #include "tessera/render/diff_picture.h"
+#include "tessera/utf8_text.h"
 
 namespace tessera::cli {
 namespace {
@@ -56,7 +57,7 @@ void run_diff(const DiffArguments& args) {
   if (!args.output.empty()) write_picture(diff, args);
   if (args.json) return write_json_output(explain::diff_json(diff));
   std::string out = explain::diff_text(diff);
-  if (!args.output.empty()) out += fmt::format("wrote {}\n", args.output);
+  if (!args.output.empty()) out += fmt::format("wrote {}\n", printable_utf8(args.output));
   write_output(out);
 }
 
