@@ -8,8 +8,8 @@
 
 #include "tessera/error.h"
 #include "tessera/inputs/input_explanation.h"
-#include "tessera/inputs/jax_layout.h"
 #include "tessera/utf8_text.h"
+#include "tessera/xla/jax_layout.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
   if (size > 8192) return 0;  // bounded work per input: explanations search layouts per array
@@ -24,7 +24,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
     if (tessera::printable_lines(warning) != warning) __builtin_trap();
   }
   try {
-    tessera::inputs::parse_jax_layout(text);
+    tessera::xla::parse_jax_layout(text);
   } catch (const tessera::Error&) {
   }
   return 0;

@@ -9,9 +9,9 @@
 
 #include "tessera/element_type.h"
 #include "tessera/error.h"
-#include "tessera/explain/target_profile.h"
 #include "tessera/integer_text.h"
 #include "tessera/relayout/fill_value.h"
+#include "tessera/tpu/target_profile.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
   if (size == 0) return 0;
@@ -38,7 +38,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
     }
   }
   try {
-    tessera::explain::parse_target(text);
+    tessera::tpu::parse_tpu_target(text);
   } catch (const tessera::Error&) {
   }
   return 0;

@@ -24,10 +24,8 @@ explain::LayoutDiff diff(std::string_view a, std::string_view b,
                          std::optional<std::string_view> xla_era, std::string shape, bool measure,
                          int threads) {
   explain::DiffOptions options;
-  options.era = explain::xla_era_or_environment(xla_era);
   // As the CLI: the given target, else TESSERA_TARGET, else the layouts as written.
-  options.target = explain::target_or_environment(target, explain::Target::kNone);
-  options.pred = explain::parse_pred_bits(pred_bits);
+  options.target = tpu::tpu_target_or_environment(target, xla_era, pred_bits, "none");
   options.shape = std::move(shape);
   options.measure = measure;
   options.threads = threads;

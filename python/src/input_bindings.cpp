@@ -11,8 +11,8 @@
 #include "python_values.h"
 #include "tessera/inputs/hlo_copies.h"
 #include "tessera/inputs/input_explanation.h"
-#include "tessera/inputs/jax_layout.h"
 #include "tessera/inputs/layout_mismatch.h"
+#include "tessera/xla/jax_layout.h"
 #include "tessera/xla/notation.h"
 #include "tessera/xla/tiled_layout.h"
 
@@ -27,9 +27,8 @@ void bind_inputs(nb::module_& module) {
          std::optional<std::string_view> xla_era, bool copies) {
         if (copies) return json_to_python(inputs::copies_json(inputs::find_copies(text)));
         inputs::InputOptions options;
-        options.target = explain::parse_target(target);
+        options.target = tpu::parse_tpu_target(target, tpu::xla_era_or_environment(xla_era));
         options.shards = std::move(shards);
-        options.era = explain::xla_era_or_environment(xla_era);
         return json_to_python(inputs::input_report_json(text, options));
       },
       nb::arg("text"), nb::kw_only(), nb::arg("target") = "tpu",
@@ -47,7 +46,7 @@ void bind_inputs(nb::module_& module) {
   module.def(
       "_jax_layout_shape",
       [](std::string_view shape, std::string_view repr) {
-        return inputs::shape_with_jax_layout(shape, repr);
+        return xla::shape_with_jax_layout(shape, repr);
       },
       nb::arg("shape"), nb::arg("repr"));
   module.def(
@@ -58,7 +57,7 @@ void bind_inputs(nb::module_& module) {
         for (const auto& t : l.tiles) tiles.push_back(t.dimensions);
         return std::make_tuple(
             std::vector<int64_t>(l.minor_to_major.rbegin(), l.minor_to_major.rend()), tiles,
-            l.element_size_in_bits, inputs::jax_layout_repr(l));
+            l.element_size_in_bits, xla::jax_layout_repr(l));
       },
       nb::arg("layout"));
 }

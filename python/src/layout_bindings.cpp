@@ -1,4 +1,5 @@
 // tessera.Layout: an XLA shape with layout, compiled (tessera/xla/tiled_layout.h).
+#include <fmt/format.h>
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/string_view.h>
@@ -11,7 +12,7 @@
 #include "python_values.h"
 #include "tessera/checked_arithmetic.h"
 #include "tessera/explain/target_note.h"
-#include "tessera/explain/target_profile.h"
+#include "tessera/tpu/target_profile.h"
 #include "tessera/xla/layout_report.h"
 #include "tessera/xla/notation.h"
 #include "tessera/xla/tiled_layout.h"
@@ -25,6 +26,20 @@ using xla::TiledLayout;
 
 TiledLayout parse_layout(std::string_view text) {
   return TiledLayout(xla::parse_shape(text));
+}
+
+// Layout.parse's docstring, with the targets of the table (tpu::known_target_names).
+const char* parse_doc() {
+  static const std::string doc = fmt::format(
+      "Parses 'f32[3,5]{{1,0:T(2,2)}}'. A shape written without tiles gets the tiles of\n"
+      "target (one of {}), or of TESSERA_TARGET when target is None and\n"
+      "it is set; target='none' or neither keeps it as written (like the constructor).\n"
+      "A shape written without any layout is a device array: it also gets the order the\n"
+      "compiler gives it (xla_era '2026', the default; '2020' keeps the written order).\n"
+      "Example: str(Layout.parse('f32[1024,3]', target='tpu')) == "
+      "'f32[1024,3]{{0,1:T(4,128)}}'.",
+      tpu::known_target_names());
+  return doc.c_str();
 }
 
 }  // namespace
@@ -47,18 +62,11 @@ void bind_layout(nb::module_& module) {
           "parse",
           [](std::string_view text, std::optional<std::string_view> target, int pred_bits,
              std::optional<std::string_view> xla_era) {
-            return TiledLayout(explain::layout_for_target(
-                text, explain::target_or_environment(target, explain::Target::kNone),
-                explain::parse_pred_bits(pred_bits), explain::xla_era_or_environment(xla_era)));
+            return TiledLayout(tpu::layout_for_target(
+                text, tpu::tpu_target_or_environment(target, xla_era, pred_bits, "none")));
           },
           nb::arg("text"), nb::kw_only(), nb::arg("target") = nb::none(), nb::arg("pred_bits") = 0,
-          nb::arg("xla_era") = nb::none(),
-          "Parses 'f32[3,5]{1,0:T(2,2)}'. A shape written without tiles gets the tiles of\n"
-          "target ('tpu', 'tpu-v2'..'tpu-v7x'), or of TESSERA_TARGET when target is None and\n"
-          "it is set; target='none' or neither keeps it as written (like the constructor).\n"
-          "A shape written without any layout is a device array: it also gets the order the\n"
-          "compiler gives it (xla_era '2026', the default; '2020' keeps the written order).\n"
-          "Example: str(Layout.parse('f32[1024,3]', target='tpu')) == 'f32[1024,3]{0,1:T(4,128)}'.")
+          nb::arg("xla_era") = nb::none(), parse_doc())
       .def("__str__", [](const TiledLayout& l) { return xla::print_shape(l.shape()); })
       .def("__repr__",
            [](const TiledLayout& l) { return "Layout('" + xla::print_shape(l.shape()) + "')"; })
@@ -159,7 +167,8 @@ void bind_layout(nb::module_& module) {
       .def(
           "info",
           [](const TiledLayout& l) {
-            return json_to_python(explain::info_json(l, explain::target_note(l.shape())));
+            return json_to_python(explain::info_json(
+                l, explain::target_note(l.shape(), tpu::parse_tpu_target("tpu"))));
           },
           "The report of `tessera info --json` as a dict: physical dims, the "
           "pad-reshape-transpose\n"
@@ -168,7 +177,8 @@ void bind_layout(nb::module_& module) {
       .def(
           "info_text",
           [](const TiledLayout& l) {
-            return explain::info_text(l, explain::target_note(l.shape()));
+            return explain::info_text(
+                l, explain::target_note(l.shape(), tpu::parse_tpu_target("tpu")));
           },
           "The report of `tessera info` as text.");
   add_layout_explain(layout);

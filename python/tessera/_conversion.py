@@ -16,6 +16,7 @@ import numpy as np
 
 from . import _tessera
 from ._dtypes import numpy_dtype, xla_element_type
+from ._explain import _with_targets
 from ._tessera import ArgumentError, BufferSizeError, IndexMap, Layout, StridedArray
 
 # Anything with an index map and an element type: Layout, npu.Tensor, or the text of a Layout.
@@ -73,7 +74,7 @@ def _as_layout(layout: LayoutLike):
 
 def _targeted(layout: LayoutLike, target: Optional[str]) -> LayoutLike:
     """`layout` with a target's tiles when `target` is given or TESSERA_TARGET names one and the
-    layout names no tiles (the library decides: tessera/explain/target_profile.h); as written
+    layout names no tiles (the library decides: tessera/tpu/target_profile.h); as written
     otherwise. NPU tensors are never re-tiled."""
     if isinstance(layout, (str, Layout)):
         return _tessera._with_target(str(layout), target)
@@ -220,6 +221,7 @@ def _prefill(destination: np.ndarray, index_map: IndexMap, fill_bits: int) -> No
         pairs[:, 1] = 0
 
 
+@_with_targets
 def to_physical(
     array: Any,
     layout: LayoutLike,
@@ -250,7 +252,7 @@ def to_physical(
       are (with out=None they are then undefined).
     progress: optional callable(done_bytes, total_bytes), called every ~32 MiB of output and at
       the end (the same for from_physical and convert); an exception it raises stops the work.
-    target: 'tpu', 'tpu-v2'..'tpu-v7x' or 'none': tiles for a layout written without tiles. By
+    target: one of {targets}: tiles for a layout written without tiles. By
       default TESSERA_TARGET when set, else none: bytes move exactly as the layout is written.
 
     Example: to_physical(np.arange(15, dtype=np.float32).reshape(3, 5), "f32[3,5]{1,0:T(2,2)}")

@@ -46,6 +46,14 @@ Layout.from_jax = staticmethod(_from_jax)
 Layout.to_jax = _to_jax
 
 
+def _with_targets(function):
+    """Writes the generation table's target names (one list, in the C++ library) where the
+    docstring says {targets}."""
+    function.__doc__ = function.__doc__.replace("{targets}", _tessera._target_names)
+    return function
+
+
+@_with_targets
 def explain(
     shape: Any,
     *,
@@ -62,8 +70,8 @@ def explain(
     `storage` (jnp.packbits), each sized as the compiler lays out the array it makes; `reshape`
     and `pad` in era 2020). shards: shards per
     dimension; the per-device shard is explained (uneven shards padded up, as XLA does) and the
-    fixes say what to change per shard. target: 'tpu', 'tpu-v2'..'tpu-v7x' or
-    'none'; None means TESSERA_TARGET when set, else tpu for a shape written without tiles (as
+    fixes say what to change per shard. target: one of {targets};
+    None means TESSERA_TARGET when set, else tpu for a shape written without tiles (as
     `tessera explain`). pred_bits: 32, 8 or 1 (0: the target's own pred storage). xla_era:
     '2026' (today's compiler, the default; it also orders the dims of a shape written without a
     layout, as it does a device array's) or '2020' (the public 2019-2021 reports); None means
@@ -84,6 +92,7 @@ def explain(
                             xla_era=xla_era)
 
 
+@_with_targets
 def tpu_layout(
     dtype: Any,
     shape: Sequence[int],
@@ -101,7 +110,8 @@ def tpu_layout(
     chooses the dimension order: f32[1024,3] is stored {0,1:T(4,128)}, not row-major.
 
     dtype: an XLA type name ("bf16") or a NumPy dtype (np.float32, ml_dtypes.bfloat16).
-    target: 'tpu' (tpu-v5e), 'tpu-v2'..'tpu-v7x'; None means TESSERA_TARGET, else 'tpu'.
+    target: one of {targets} ('tpu' is tpu-v5e); None means TESSERA_TARGET, else
+      'tpu'.
     minor_to_major: a dimension order to keep instead of the compiler's (an array whose layout
       the program fixes); the tiles are then those of that order.
     pred_bits: 32, 8 or 1 (0: the generation's own pred storage); pred_one_bit is pred_bits=1.

@@ -2,7 +2,7 @@
 deviceless (ahead of time, no TPU needed) through jax[tpu].
 
 tessera's TPU answers come from a model of the compiler written as data (the library's
-tessera/explain/tpu_compiler_model.h). This module is the certainty behind it, for users who have
+tessera/tpu/compiler_model.h). This module is the certainty behind it, for users who have
 jax[tpu] installed (``pip install "jax[tpu]==0.10.2"``, about 1.3 GB):
 
     >>> from tessera import oracle
@@ -27,6 +27,7 @@ import sys
 from typing import Any, Optional, Sequence
 
 # tessera's target names and the deviceless topologies that compile for them (jax 0.10.2).
+# generated from the TPU generation table by tools/docs/generate.py: do not edit
 TOPOLOGIES = {
     "tpu-v2": "v2:2x2",
     "tpu-v3": "v3:2x2",
@@ -37,6 +38,7 @@ TOPOLOGIES = {
     "tpu-v7x": "tpu7x:2x2x1",
 }
 ALIASES = {"tpu": "tpu-v5e"}
+# end of the generated part
 
 # XLA's element type names and JAX's (NumPy/ml_dtypes) names for them.
 JAX_DTYPES = {

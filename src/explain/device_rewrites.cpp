@@ -12,7 +12,7 @@
 
 #include "tessera/checked_arithmetic.h"
 #include "tessera/error.h"
-#include "tessera/explain/tpu_compiler_model.h"
+#include "tessera/tpu/compiler_model.h"
 #include "tessera/xla/notation.h"
 
 namespace tessera::explain {
@@ -134,17 +134,17 @@ void dims_of(const Rewrite& r, const Context& c, std::vector<int64_t>& out) {
 // (the later one dropped when the offers are printed: they have the same bytes and kind).
 class Candidates {
  public:
-  Candidates(const Context& context, Target target, PredStorage pred)
-      : context_(context), target_(target), pred_(pred) {}
+  Candidates(const Context& context, const tpu::TpuTarget& target)
+      : context_(context), target_(target) {}
 
   // Adds `r` sized, unless it makes the input's own dims (no change) or its size overflows.
   void add(Rewrite r) {
     try {
       dims_of(r, context_, scratch_);
       if (r.axes != Axes::kSaving && scratch_ == context_.shape.dimensions) return;
-      r.bytes = libtpu_device_bytes(r.type, scratch_, target_, pred_);
+      r.bytes = tpu::libtpu_device_bytes(r.type, scratch_, target_);
       r.written_order_bytes =
-          libtpu_device_bytes(r.type, scratch_, target_, pred_, DimensionOrder::kAsWritten);
+          tpu::libtpu_device_bytes(r.type, scratch_, target_, tpu::DimensionOrder::kAsWritten);
     } catch (const Error&) {
       return;  // a new array whose size overflows is no fix
     }
@@ -154,8 +154,7 @@ class Candidates {
 
  private:
   const Context& context_;
-  Target target_;
-  PredStorage pred_;
+  tpu::TpuTarget target_;
   std::vector<int64_t> scratch_;
   std::vector<Rewrite> list_;
 };
@@ -199,9 +198,9 @@ void add_reshapes(Candidates& out, const Context& c, Axes axes) {
 // The axes of jnp.transpose for an array whose order the program fixed: those that put the
 // compiler's minor dims last, so the new array is stored in the order it is written (any other
 // order but the identity has the same bytes).
-std::vector<int64_t> saving_axes(const xla::Shape& shape, Target target, PredStorage pred) {
+std::vector<int64_t> saving_axes(const xla::Shape& shape, const tpu::TpuTarget& target) {
   const std::vector<int64_t> m2m =
-      libtpu_minor_to_major(shape.element_type, shape.dimensions, target, pred);
+      tpu::libtpu_minor_to_major(shape.element_type, shape.dimensions, target);
   std::vector<int64_t> axes(m2m.rbegin(), m2m.rend());
   if (is_identity(axes)) std::swap(axes[0], axes[1]);
   return axes;
@@ -257,10 +256,9 @@ std::string change_of(const Rewrite& r, const Context& c, const std::vector<int6
 
 }  // namespace
 
-std::vector<ProgramFix> device_rewrites(const xla::Shape& shape, int64_t size_bytes, Target target,
-                                        PredStorage pred, std::size_t limit,
+std::vector<ProgramFix> device_rewrites(const xla::Shape& shape, int64_t size_bytes,
+                                        const tpu::TpuTarget& target, std::size_t limit,
                                         const ShardSplit& split) {
-  target = resolve_target(target, XlaEra::k2026);
   const std::vector<int64_t>& dims = shape.dimensions;
   if (dims.empty() || std::find(dims.begin(), dims.end(), 0) != dims.end()) return {};
   const std::vector<int64_t>& m2m = shape.layout.minor_to_major;
@@ -270,7 +268,7 @@ std::vector<ProgramFix> device_rewrites(const xla::Shape& shape, int64_t size_by
   } catch (const Error&) {
     return {};  // the element count overflows int64: no reshape of it exists
   }
-  Candidates candidates(context, target, pred);
+  Candidates candidates(context, target);
   add_reshapes(candidates, context, Axes::kNone);
   if (!std::is_sorted(m2m.rbegin(), m2m.rend())) {
     // Neighbours in memory: the merges that move no data, after a transpose that is a bitcast.
@@ -280,8 +278,8 @@ std::vector<ProgramFix> device_rewrites(const xla::Shape& shape, int64_t size_by
   // transpose is offered: libtpu 0.0.42.1 fails to compile one that moves data (a RET_CHECK in
   // its complex-number emitter; tests/python/test_tpu_compiler_live.py leaves them out).
   if (dims.size() >= 2 && shape.element_type != ElementType::kC128 &&
-      libtpu_device_bytes(shape.element_type, dims, target, pred) < size_bytes) {
-    context.saving_axes = saving_axes(shape, target, pred);
+      tpu::libtpu_device_bytes(shape.element_type, dims, target) < size_bytes) {
+    context.saving_axes = saving_axes(shape, target);
     Rewrite transpose;
     transpose.kind = "reorder";
     transpose.type = shape.element_type;
@@ -317,7 +315,7 @@ std::vector<ProgramFix> device_rewrites(const xla::Shape& shape, int64_t size_by
     group.assign(1, {});
     dims_of(first, context, group[0]);
     ProgramFix fix{first.kind,
-                   xla::print_shape(libtpu_device_shape(first.type, group[0], target, pred)),
+                   xla::print_shape(tpu::libtpu_device_shape(first.type, group[0], target)),
                    first.bytes,
                    size_bytes - first.bytes,
                    change_of(first, context, group[0]),
@@ -331,7 +329,7 @@ std::vector<ProgramFix> device_rewrites(const xla::Shape& shape, int64_t size_by
       // Two rewrites that make the same array are one offer.
       if (std::find(group.begin(), group.end(), other_dims) != group.end()) continue;
       fix.alternatives.push_back(
-          xla::print_shape(libtpu_device_shape(other.type, other_dims, target, pred)));
+          xla::print_shape(tpu::libtpu_device_shape(other.type, other_dims, target)));
       group.push_back(std::move(other_dims));
     }
     fixes.push_back(std::move(fix));

@@ -7,10 +7,10 @@
 
 #include "tessera/checked_arithmetic.h"
 #include "tessera/error.h"
-#include "tessera/inputs/jax_layout.h"
 #include "tessera/npu/footprint.h"
 #include "tessera/npu/local_tensor.h"
 #include "tessera/relayout/relayout_plan.h"
+#include "tessera/xla/jax_layout.h"
 #include "tessera/xla/notation.h"
 #include "tessera/xla/tiled_layout.h"
 
@@ -38,14 +38,13 @@ DiffSide make_side(std::string_view input, const std::string& array, const DiffO
   DiffSide side;
   side.input = std::string(trimmed(input));
   if (is_jax_repr(side.input)) {
-    const inputs::JaxLayout jax = inputs::parse_jax_layout(side.input);
-    side.note = inputs::jax_order_note(jax);
-    side.operand = relayout::xla_operand(inputs::apply_jax_layout(xla::parse_shape(array), jax));
-  } else if (side.input.starts_with("npu:") || !is_tpu(options.target)) {
+    const xla::JaxLayout jax = xla::parse_jax_layout(side.input);
+    side.note = xla::jax_order_note(jax);
+    side.operand = relayout::xla_operand(xla::apply_jax_layout(xla::parse_shape(array), jax));
+  } else if (side.input.starts_with("npu:") || !options.target.is_tpu()) {
     side.operand = relayout::parse_layout_operand(side.input);
   } else {
-    side.operand = relayout::xla_operand(
-        layout_for_target(side.input, options.target, options.pred, options.era));
+    side.operand = relayout::xla_operand(tpu::layout_for_target(side.input, options.target));
   }
   const IndexMap& map = *side.operand.map;
   side.layout = side.operand.text;

@@ -45,24 +45,22 @@ std::string human_bytes(int64_t bytes) {
 }
 
 LayoutExplanation explain_layout(std::string_view shape_text, const ExplainOptions& options) {
-  TileChoice choice;
+  tpu::TileChoice choice;
   bool layout_written = false;
   const xla::Shape written = xla::parse_shape(shape_text, layout_written);
-  const Target target =
-      options.target == Target::kNone ? Target::kNone : resolve_target(options.target, options.era);
-  xla::Shape shape =
-      apply_target(written, target, options.pred, &choice, options.era,
-                   layout_written ? DimensionOrder::kAsWritten : DimensionOrder::kCompilerChooses);
+  const tpu::TpuTarget& target = options.target;
+  xla::Shape shape = tpu::apply_target(
+      written, target, &choice,
+      layout_written ? tpu::DimensionOrder::kAsWritten : tpu::DimensionOrder::kCompilerChooses);
   xla::TiledLayout layout(shape);
   const int64_t logical_bytes =
       bytes_for_bits(layout.logical_elements(), bit_width(shape.element_type));
   std::vector<PaddingSource> padding = padding_breakdown(layout);
-  std::vector<LayoutSuggestion> suggestions = suggest_layouts(
-      shape, layout.size_bytes(), target, options.pred, options.max_suggestions, options.era);
+  std::vector<LayoutSuggestion> suggestions =
+      suggest_layouts(shape, layout.size_bytes(), target, options.max_suggestions);
   std::vector<ProgramFix> fixes =
-      program_fixes(shape, layout.size_bytes(), target, options.pred, options.max_suggestions,
-                    options.split, options.era);
-  if (options.era == XlaEra::k2020 || !is_tpu(target)) {
+      program_fixes(shape, layout.size_bytes(), target, options.max_suggestions, options.split);
+  if (target.era == tpu::XlaEra::k2020 || !target.is_tpu()) {
     // The 2020 reorders are other minor_to_majors of the same array: the suggestions say those.
     std::erase_if(fixes,
                   [](const ProgramFix& f) { return f.kind != "reshape" && f.kind != "pad"; });
@@ -71,12 +69,10 @@ LayoutExplanation explain_layout(std::string_view shape_text, const ExplainOptio
   std::string written_order_layout;
   if (choice.reordered) {
     xla::Shape as_written = written;
-    written_order_layout =
-        xla::print_shape(apply_target(as_written, target, options.pred, nullptr, options.era));
+    written_order_layout = xla::print_shape(tpu::apply_target(as_written, target));
   }
   return LayoutExplanation{std::string(shape_text),
                            target,
-                           options.era,
                            choice.rule,
                            std::move(written_order_layout),
                            choice.written_order_bytes,
@@ -106,21 +102,15 @@ nlohmann::ordered_json explanation_json(const LayoutExplanation& e) {
   }
   nlohmann::ordered_json suggestions = nlohmann::ordered_json::array();
   for (const LayoutSuggestion& s : e.suggestions) {
-    suggestions.push_back({{"kind", s.kind},
-                           {"layout", s.layout},
-                           {"size_bytes", s.size_bytes},
-                           {"bytes_saved", s.bytes_saved},
-                           {"padding_fraction", s.padding_fraction},
-                           {"change", s.change},
-                           {"alternatives", s.alternatives}});
+    suggestions.push_back(layout_suggestion_json(s));
   }
   nlohmann::ordered_json fixes = nlohmann::ordered_json::array();
   for (const ProgramFix& f : e.fixes) fixes.push_back(program_fix_json(f));
   const int64_t size = e.layout.size_bytes();
   return {
       {"input", e.input},
-      {"target", target_name(e.target)},
-      {"xla_era", xla_era_name(e.era)},
+      {"target", tpu::target_name(e.target)},
+      {"xla_era", tpu::xla_era_name(e.target.era)},
       {"tile_rule", e.tile_rule},
       {"written_order", e.written_order_layout.empty()
                             ? nlohmann::ordered_json(nullptr)
@@ -155,9 +145,9 @@ std::string explanation_text(const LayoutExplanation& e) {
   const int64_t size = e.layout.size_bytes();
   std::string out;
   out += fmt::format("layout            {}\n", xla::print_shape(e.layout.shape()));
-  if (e.target != Target::kNone) {
-    out += fmt::format("target            {} (XLA era {}): {}{}\n", target_name(e.target),
-                       xla_era_name(e.era), e.tile_rule,
+  if (e.target.is_tpu()) {
+    out += fmt::format("target            {} (XLA era {}): {}{}\n", tpu::target_name(e.target),
+                       tpu::xla_era_name(e.target.era), e.tile_rule,
                        e.target_is_default ? " (the default for a shape without tiles; --target "
                                              "none for the layout as written)"
                                            : "");
@@ -227,12 +217,12 @@ std::string explanation_text(const LayoutExplanation& e) {
 
 std::vector<DefaultExample> default_examples() {
   return {
-      {"F32[3,5]{1,0:T(2,2)}", Target::kNone,
+      {"F32[3,5]{1,0:T(2,2)}", "none",
        "The tiled layout spec's Figure 1: F32[3,5] in 2x2 tiles (element (2,3) is at 17)"},
-      {"f32[1024,3]", Target::kTpu,
+      {"f32[1024,3]", "tpu",
        "How does a TPU store the device array f32[1024,3]? (The compiler orders its dims so "
        "that it takes 16 KiB, not 512 KiB.)"},
-      {"s32[2048,1,128,128,4]{4,3,2,1,0}", Target::kTpu,
+      {"s32[2048,1,128,128,4]{4,3,2,1,0}", "tpu",
        "Why does s32[2048,1,128,128,4]{4,3,2,1,0}, a program's intermediate as an OOM report "
        "prints it, take 32x its size on a TPU?"},
   };

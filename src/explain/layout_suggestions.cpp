@@ -7,7 +7,7 @@
 #include <set>
 
 #include "tessera/explain/suggestion_groups.h"
-#include "tessera/explain/tpu_generations.h"
+#include "tessera/tpu/generations.h"
 #include "tessera/xla/notation.h"
 #include "tessera/xla/tiled_layout.h"
 
@@ -70,29 +70,39 @@ std::vector<std::vector<int64_t>> candidate_orders(const xla::Shape& shape) {
   return orders;
 }
 
-xla::Shape relaid(const xla::Shape& shape, const std::vector<int64_t>& m2m, Target target,
-                  PredStorage pred, XlaEra era) {
+xla::Shape relaid(const xla::Shape& shape, const std::vector<int64_t>& m2m,
+                  const tpu::TpuTarget& target) {
   xla::Shape out = shape;
   out.layout.minor_to_major = m2m;
-  if (target != Target::kNone) {
+  if (target.is_tpu()) {
     out.layout.tiles.clear();
     out.layout.element_size_in_bits = 0;
-    out = apply_target(std::move(out), target, pred, nullptr, era);
+    out = tpu::apply_target(std::move(out), target);
   }
   return out;
 }
 
-std::string pred_storage_change(PredStorage storage) {
-  if (storage == PredStorage::kOneBit) return "pred stored in 1 bit: the spec's (32,128)(32,1)E(1)";
-  if (storage == PredStorage::kOneByte) return "pred stored in 1 byte, as TPUs store it today";
+std::string pred_storage_change(tpu::PredStorage storage) {
+  if (storage == tpu::PredStorage::kOneBit)
+    return "pred stored in 1 bit: the spec's (32,128)(32,1)E(1)";
+  if (storage == tpu::PredStorage::kOneByte) return "pred stored in 1 byte, as TPUs store it today";
   return "pred stored in 4 bytes, as TPU v2 and v3 do";
 }
 
 }  // namespace
 
+nlohmann::ordered_json layout_suggestion_json(const LayoutSuggestion& s) {
+  return {{"kind", s.kind},
+          {"layout", s.layout},
+          {"size_bytes", s.size_bytes},
+          {"bytes_saved", s.bytes_saved},
+          {"padding_fraction", s.padding_fraction},
+          {"change", s.change},
+          {"alternatives", s.alternatives}};
+}
+
 std::vector<LayoutSuggestion> suggest_layouts(const xla::Shape& shape, int64_t current_size_bytes,
-                                              Target target, PredStorage pred, std::size_t limit,
-                                              XlaEra era) {
+                                              const tpu::TpuTarget& target, std::size_t limit) {
   std::vector<Candidate> candidates;
   const auto& current = shape.layout.minor_to_major;
   for (const auto& order : candidate_orders(shape)) {
@@ -100,22 +110,20 @@ std::vector<LayoutSuggestion> suggest_layouts(const xla::Shape& shape, int64_t c
     for (std::size_t i = 0; i < order.size(); ++i) {
       if (order[i] != current[i]) moved = static_cast<int>(i) + 1;
     }
-    candidates.push_back(
-        {"reorder", relaid(shape, order, target, pred, era), describe_order(order), moved});
+    candidates.push_back({"reorder", relaid(shape, order, target), describe_order(order), moved});
   }
-  if (is_tpu(target) && shape.element_type == ElementType::kPred) {
-    const PredStorage current_pred =
-        pred == PredStorage::kTargetDefault
-            ? (era == XlaEra::k2020 ? tpu_generation(resolve_target(target, era)).pred
-                                    : PredStorage::kOneByte)
-            : pred;
+  if (target.is_tpu() && shape.element_type == ElementType::kPred) {
+    using tpu::PredStorage;
+    const PredStorage current_pred = tpu::stored_pred(target);
     for (PredStorage other :
          {PredStorage::kFourBytes, PredStorage::kOneByte, PredStorage::kOneBit}) {
       if (other == current_pred) continue;
       // Today's TPUs store pred in a byte, and only so: no 1-bit or 4-byte pred is suggested.
-      if (era == XlaEra::k2026 && other != PredStorage::kOneByte) continue;
+      if (target.era == tpu::XlaEra::k2026 && other != PredStorage::kOneByte) continue;
+      tpu::TpuTarget stored_otherwise = target;
+      stored_otherwise.pred = other;
       candidates.push_back(
-          {"storage", relaid(shape, current, target, other, era), pred_storage_change(other), 1});
+          {"storage", relaid(shape, current, stored_otherwise), pred_storage_change(other), 1});
     }
   }
   const std::string current_text = xla::print_shape(shape);

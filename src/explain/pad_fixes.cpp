@@ -32,16 +32,16 @@ std::string jnp_pad(std::size_t rank, std::size_t k, int64_t amount) {
 
 // The best reshape of `shape` with dim k padded to n, or nothing when none is below beat_bytes.
 std::vector<ProgramFix> padded_reshape(const xla::Shape& shape, std::size_t k, int64_t n,
-                                       Target target, PredStorage pred, const ShardSplit& split,
-                                       int64_t beat_bytes, XlaEra era) {
+                                       const tpu::TpuTarget& target, const ShardSplit& split,
+                                       int64_t beat_bytes) {
   xla::Shape padded = shape;
   padded.dimensions[k] = n;
   // The pad alone (reshape ""; only the 16-bit quirk above makes it smaller) comes first, so it
   // wins a tie with a reshape: the shorter change.
-  const xla::Shape tiled = with_target_tiles(padded, target, pred, era);
+  const xla::Shape tiled = with_target_tiles(padded, target);
   std::vector<ProgramFix> reshapes = {
       {"", xla::print_shape(tiled), xla::TiledLayout(tiled).size_bytes(), 0, "", {}}};
-  for (ProgramFix& r : reshape_fixes(padded, target, pred, era)) reshapes.push_back(std::move(r));
+  for (ProgramFix& r : reshape_fixes(padded, target)) reshapes.push_back(std::move(r));
   const ProgramFix* best = nullptr;
   for (const ProgramFix& r : reshapes) {
     if (r.size_bytes < beat_bytes && (!best || r.size_bytes < best->size_bytes)) best = &r;
@@ -68,8 +68,8 @@ std::vector<ProgramFix> padded_reshape(const xla::Shape& shape, std::size_t k, i
 
 }  // namespace
 
-std::vector<ProgramFix> pad_fixes(const xla::Shape& shape, Target target, PredStorage pred,
-                                  const ShardSplit& split, int64_t beat_bytes, XlaEra era) {
+std::vector<ProgramFix> pad_fixes(const xla::Shape& shape, const tpu::TpuTarget& target,
+                                  const ShardSplit& split, int64_t beat_bytes) {
   std::vector<ProgramFix> fixes;
   if (shape.dimensions.empty() || shape.dimensions.size() > kMaxRankForPads ||
       shape.layout.tiles.size() > 3) {
@@ -85,7 +85,7 @@ std::vector<ProgramFix> pad_fixes(const xla::Shape& shape, Target target, PredSt
         const int64_t n = round_up(shape.dimensions[k], granule, "padded dimension");
         if (n == previous) continue;
         previous = n;
-        for (ProgramFix& fix : padded_reshape(shape, k, n, target, pred, split, beat_bytes, era)) {
+        for (ProgramFix& fix : padded_reshape(shape, k, n, target, split, beat_bytes)) {
           fixes.push_back(std::move(fix));
         }
       } catch (const Error&) {

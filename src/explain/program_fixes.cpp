@@ -28,7 +28,7 @@ std::vector<int64_t> major_to_minor(const std::vector<int64_t>& m2m) {
 
 // Merging dims b and b+1 keeps every element's memory order when b+1 sits right below b in
 // minor_to_major; only then is a reshape free of data movement.
-void add_merges(const xla::Shape& shape, Target target, PredStorage pred, XlaEra era,
+void add_merges(const xla::Shape& shape, const tpu::TpuTarget& target,
                 std::vector<ProgramFix>& out) {
   const auto& m2m = shape.layout.minor_to_major;
   for (std::size_t k = 0; k + 1 < m2m.size(); ++k) {
@@ -42,7 +42,7 @@ void add_merges(const xla::Shape& shape, Target target, PredStorage pred, XlaEra
     for (int64_t d : m2m) {
       if (d != minor) merged.layout.minor_to_major.push_back(d > minor ? d - 1 : d);
     }
-    merged = with_target_tiles(std::move(merged), target, pred, era);
+    merged = with_target_tiles(std::move(merged), target);
     out.push_back({"reshape",
                    xla::print_shape(merged),
                    xla::TiledLayout(merged).size_bytes(),
@@ -54,17 +54,17 @@ void add_merges(const xla::Shape& shape, Target target, PredStorage pred, XlaEra
 
 // The whole array as rows of 128 lanes, the TPU tile's width: no dimension is padded when the
 // element count divides into full (8,128) tiles.
-void add_lanes(const xla::Shape& shape, Target target, PredStorage pred, XlaEra era,
+void add_lanes(const xla::Shape& shape, const tpu::TpuTarget& target,
                std::vector<ProgramFix>& out) {
   constexpr int64_t kLanes = 128;
   int64_t elements = 1;
   for (int64_t d : shape.dimensions) elements *= d;
-  if (!is_tpu(target) || shape.rank() < 2 || elements % kLanes != 0) return;
+  if (!target.is_tpu() || shape.rank() < 2 || elements % kLanes != 0) return;
   if (shape.dimensions.back() == kLanes) return;
   xla::Shape lanes = shape;
   lanes.dimensions = {elements / kLanes, kLanes};
   lanes.layout.minor_to_major = {1, 0};
-  lanes = with_target_tiles(std::move(lanes), target, pred, era);
+  lanes = with_target_tiles(std::move(lanes), target);
   out.push_back({"reshape",
                  xla::print_shape(lanes),
                  xla::TiledLayout(lanes).size_bytes(),
@@ -77,12 +77,12 @@ void add_lanes(const xla::Shape& shape, Target target, PredStorage pred, XlaEra 
 
 }  // namespace
 
-xla::Shape with_target_tiles(xla::Shape shape, Target target, PredStorage pred, XlaEra era) {
-  if (target != Target::kNone) {
+xla::Shape with_target_tiles(xla::Shape shape, const tpu::TpuTarget& target) {
+  if (target.is_tpu()) {
     shape.layout.tiles.clear();
     shape.layout.element_size_in_bits = 0;
   }
-  return apply_target(std::move(shape), target, pred, nullptr, era);
+  return tpu::apply_target(std::move(shape), target);
 }
 
 bool is_sharded(const ShardSplit& split) {
@@ -94,12 +94,11 @@ std::string python_tuple(const std::vector<int64_t>& values) {
   return fmt::format("({})", fmt::join(values, ", "));
 }
 
-std::vector<ProgramFix> reshape_fixes(const xla::Shape& shape, Target target, PredStorage pred,
-                                      XlaEra era) {
+std::vector<ProgramFix> reshape_fixes(const xla::Shape& shape, const tpu::TpuTarget& target) {
   std::vector<ProgramFix> out;
   if (!shape.dimensions.empty() && shape.layout.tiles.size() <= 3) {
-    add_merges(shape, target, pred, era, out);
-    add_lanes(shape, target, pred, era, out);
+    add_merges(shape, target, out);
+    add_lanes(shape, target, out);
   }
   return out;
 }
@@ -112,17 +111,17 @@ std::string transpose_cause(const xla::Shape& shape) {
       fmt::join(m2m, ","), python_tuple(major_to_minor(m2m)));
 }
 
-std::vector<ProgramFix> program_fixes(const xla::Shape& shape, int64_t size_bytes, Target target,
-                                      PredStorage pred, std::size_t limit, const ShardSplit& split,
-                                      XlaEra era) {
-  if (era == XlaEra::k2026 && is_tpu(target)) {
-    return device_rewrites(shape, size_bytes, target, pred, limit, split);
+std::vector<ProgramFix> program_fixes(const xla::Shape& shape, int64_t size_bytes,
+                                      const tpu::TpuTarget& target, std::size_t limit,
+                                      const ShardSplit& split) {
+  if (target.era == tpu::XlaEra::k2026 && target.is_tpu()) {
+    return device_rewrites(shape, size_bytes, target, limit, split);
   }
-  std::vector<ProgramFix> candidates = reshape_fixes(shape, target, pred, era);
-  for (const LayoutSuggestion& s : suggest_layouts(shape, size_bytes, target, pred, 10000, era)) {
+  std::vector<ProgramFix> candidates = reshape_fixes(shape, target);
+  for (const LayoutSuggestion& s : suggest_layouts(shape, size_bytes, target, 10000)) {
     if (s.change.rfind("pred stored", 0) == 0) {
       // A storage the profile in use does not hold (1-bit pred on today's TPUs) is never offered.
-      if (pred == PredStorage::kOneBit) {
+      if (target.pred == tpu::PredStorage::kOneBit) {
         candidates.push_back({"storage", s.layout, s.size_bytes, 0, s.change, {}});
       }
       continue;
@@ -142,7 +141,7 @@ std::vector<ProgramFix> program_fixes(const xla::Shape& shape, int64_t size_byte
   int64_t best_without_pad = size_bytes;
   for (const ProgramFix& c : candidates)
     best_without_pad = std::min(best_without_pad, c.size_bytes);
-  for (ProgramFix& pad : pad_fixes(shape, target, pred, split, best_without_pad, era)) {
+  for (ProgramFix& pad : pad_fixes(shape, target, split, best_without_pad)) {
     candidates.push_back(std::move(pad));
   }
   for (ProgramFix& c : candidates) {
@@ -161,12 +160,9 @@ std::vector<ProgramFix> program_fixes(const xla::Shape& shape, int64_t size_byte
 }
 
 nlohmann::ordered_json program_fix_json(const ProgramFix& fix) {
-  return {{"kind", fix.kind},
-          {"layout", fix.layout},
-          {"size_bytes", fix.size_bytes},
-          {"bytes_saved", fix.bytes_saved},
-          {"change", fix.change},
-          {"alternatives", fix.alternatives}};
+  nlohmann::ordered_json out = nlohmann::ordered_json::object();
+  for_each_fix_member(fix, [&out](const char* key, const auto& value) { out[key] = value; });
+  return out;
 }
 
 }  // namespace tessera::explain

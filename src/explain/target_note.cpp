@@ -8,22 +8,17 @@
 
 namespace tessera::explain {
 
-std::optional<TargetNote> target_note(const xla::Shape& shape, Target target, PredStorage pred,
-                                      XlaEra era, DimensionOrder order) {
-  if (target == Target::kNone || !is_untiled(shape)) return std::nullopt;
-  TileChoice choice;
-  const Target generation = resolve_target(target, era);
-  const xla::Shape tiled = apply_target(shape, generation, pred, &choice, era, order);
-  return TargetNote{generation,
-                    target != Target::kTpu,
-                    xla::print_shape(tiled),
-                    xla::TiledLayout(tiled).size_bytes(),
-                    unpadded_bytes(tiled),
-                    choice.rule};
+std::optional<TargetNote> target_note(const xla::Shape& shape, const tpu::TpuTarget& target,
+                                      tpu::DimensionOrder order) {
+  if (!target.is_tpu() || !tpu::is_untiled(shape)) return std::nullopt;
+  tpu::TileChoice choice;
+  const xla::Shape tiled = tpu::apply_target(shape, target, &choice, order);
+  return TargetNote{target, xla::print_shape(tiled), xla::TiledLayout(tiled).size_bytes(),
+                    unpadded_bytes(tiled), choice.rule};
 }
 
 nlohmann::ordered_json target_note_json(const TargetNote& note) {
-  return {{"target", std::string(target_name(note.target))},
+  return {{"target", std::string(tpu::target_name(note.target))},
           {"layout", note.layout},
           {"size_bytes", note.size_bytes},
           {"unpadded_bytes", note.unpadded_bytes},
@@ -35,8 +30,8 @@ std::string target_note_text(const TargetNote& note) {
   return fmt::format("on a TPU          {} takes {} ({} bytes, {}) on {}; --target {} to use it\n",
                      note.layout, xla_size_text(note.size_bytes), note.size_bytes,
                      xla_expansion_text(note.size_bytes, note.unpadded_bytes),
-                     target_name(note.target),
-                     note.target_named ? target_name(note.target) : "tpu");
+                     tpu::target_name(note.target),
+                     note.target.alias ? "tpu" : tpu::target_name(note.target));
 }
 
 nlohmann::ordered_json info_json(const xla::TiledLayout& layout,

@@ -90,10 +90,9 @@ ArrayExplanation explain_array(const InputArray& input, const InputOptions& opti
       shape.dimensions = shard_dimensions(shape.dimensions, options.shards);
       a.shard_dims = shape.dimensions;
     }
-    const explain::Target target = explain::resolve_target(options.target, options.era);
-    shape = explain::apply_target(std::move(shape), target, options.pred, nullptr, options.era,
-                                  layout_written ? explain::DimensionOrder::kAsWritten
-                                                 : explain::DimensionOrder::kCompilerChooses);
+    shape = tpu::apply_target(
+        std::move(shape), options.target, nullptr,
+        layout_written ? tpu::DimensionOrder::kAsWritten : tpu::DimensionOrder::kCompilerChooses);
     const xla::TiledLayout layout(shape);
     a.layout = xla::print_shape(shape);
     a.size_bytes = layout.size_bytes();
@@ -102,8 +101,7 @@ ArrayExplanation explain_array(const InputArray& input, const InputOptions& opti
     if (const std::string transposed = explain::transpose_cause(shape); !transposed.empty()) {
       a.cause += "; " + transposed;
     }
-    a.fixes = explain::program_fixes(shape, a.size_bytes, target, options.pred, options.max_fixes,
-                                     split, options.era);
+    a.fixes = explain::program_fixes(shape, a.size_bytes, options.target, options.max_fixes, split);
   } catch (const Error& error) {
     a.error = error.what();
   }

@@ -12,14 +12,9 @@ namespace tessera::inputs {
 namespace {
 
 void write_fix(JsonWriter& w, const explain::ProgramFix& f) {
-  // The keys of explain::program_fix_json, in its order.
   w.begin_object();
-  w.member("kind", f.kind);
-  w.member("layout", f.layout);
-  w.member("size_bytes", f.size_bytes);
-  w.member("bytes_saved", f.bytes_saved);
-  w.member("change", f.change);
-  w.member("alternatives", f.alternatives);
+  explain::for_each_fix_member(f,
+                               [&w](const char* key, const auto& value) { w.member(key, value); });
   w.end_object();
 }
 

@@ -1,6 +1,6 @@
-// The era-2026 compiler model (tpu_compiler_model.h) as tables. Each row names the sweep in
+// The era-2026 compiler model (compiler_model.h) as tables. Each row names the sweep in
 // tests/fixtures/tpu_oracle/ that shows it; regenerate them with tools/tpu_oracle/regenerate.sh.
-#include "tessera/explain/tpu_compiler_model.h"
+#include "tessera/tpu/compiler_model.h"
 
 #include <fmt/format.h>
 
@@ -12,15 +12,16 @@
 
 #include "tessera/checked_arithmetic.h"
 #include "tessera/error.h"
-#include "tessera/explain/tpu_generations.h"
+#include "tessera/tpu/generations.h"
+#include "tessera/tpu/profile_2020.h"
 #include "tessera/xla/tiled_layout.h"
+#include "tile_constants.h"
 
-namespace tessera::explain {
+namespace tessera::tpu {
 namespace {
 
-constexpr int64_t kLanes = 128;
-constexpr int kWordBits = 32;
-constexpr std::array<int64_t, 3> kLinearTiles = {256, 512, 1024};
+constexpr int64_t kLanes = kTpuLanes;
+constexpr int kWordBits = kTpuWordBits;
 
 // Rows for a second most minor dim s: the first small rule with s <= max_second_minor, else
 // whole_tile_rows when s is a multiple of it, else default_rows. Keyed by the type's own packing
@@ -61,24 +62,12 @@ constexpr std::array<RowsRule, 5> kRowsV4 = {{
     {16, {{{}, {}, {}}}, 16, 128, 8},
 }};
 
+// A generation's era-2026 facts (its record in generations.cpp) with its rows table.
 struct CompilerGeneration {
-  Target target;
   int64_t linear_words;  // rank 0 and the smallest rank-1 tile, in 32-bit words
   int min_stored_bits;   // narrower types take this many bits
   const std::array<RowsRule, 5>* rows;
 };
-
-// Sweeps rank0 and rank1_lengths: f32[] -> T(256) on tpu-v2/v3, T(128) later; s4[7] ->
-// T(1024)(128)(4,1) on tpu-v2/v3 (a byte each), T(1024)(128)(8,1)E(4) later.
-constexpr std::array<CompilerGeneration, 7> kGenerations = {{
-    {Target::kTpuV2, 256, 8, &kRowsV2},
-    {Target::kTpuV3, 256, 8, &kRowsV2},
-    {Target::kTpuV4, 128, 2, &kRowsV4},
-    {Target::kTpuV5e, 128, 2, &kRowsV4},
-    {Target::kTpuV5p, 128, 2, &kRowsV4},
-    {Target::kTpuV6e, 128, 2, &kRowsV4},
-    {Target::kTpuV7x, 128, 2, &kRowsV4},
-}};
 
 constexpr std::array<CompilerRule, 10> kRules = {{
     {"every generation", "pred takes a byte, packed (4,1) like s8",
@@ -112,11 +101,9 @@ constexpr std::array<CompilerRule, 10> kRules = {{
      "no observation possible"},
 }};
 
-const CompilerGeneration& compiler_generation(Target target) {
-  for (const CompilerGeneration& g : kGenerations) {
-    if (g.target == target) return g;
-  }
-  throw Error(ErrorKind::kInvalid, "target 'none' is not a TPU generation");
+CompilerGeneration compiler_generation(const TpuTarget& target) {
+  const TpuGeneration& g = tpu_generation(target);
+  return {g.linear_words, g.min_stored_bits, g.rows == CompilerRows::kTpuV2 ? &kRowsV2 : &kRowsV4};
 }
 
 // Bits one value takes; E(n) is printed when that differs from the type's default storage.
@@ -133,10 +120,6 @@ int stored_bits(ElementType type, const CompilerGeneration& g, PredStorage pred)
 int64_t own_packing(ElementType type, int stored) {
   if (type == ElementType::kPred) return stored < kWordBits ? kWordBits / stored : 1;
   const int bits = bit_width(type);
-  return bits < kWordBits ? kWordBits / bits : 1;
-}
-
-int64_t packing_of(int bits) {
   return bits < kWordBits ? kWordBits / bits : 1;
 }
 
@@ -235,6 +218,12 @@ bool libtpu_compiles(ElementType type) {
   return bit_width(type) >= 2 || type == ElementType::kPred;
 }
 
+bool libtpu_models(ElementType type, const TpuTarget& target) {
+  const CompilerGeneration g = compiler_generation(target);
+  return libtpu_compiles(type) &&
+         rows_rule(g, own_packing(type, stored_bits(type, g, target.pred))) != nullptr;
+}
+
 std::span<const CompilerRule> libtpu_rules() {
   return kRules;
 }
@@ -242,15 +231,16 @@ std::span<const CompilerRule> libtpu_rules() {
 namespace {
 
 // libtpu_tiles; the rule's words only `with_rule` (they cost more than the tiles).
-TileChoice tiles_of(ElementType type, std::span<const int64_t> physical_order_dims, Target target,
-                    PredStorage pred, bool with_rule) {
-  const CompilerGeneration& g = compiler_generation(target);
+TileChoice tiles_of(ElementType type, std::span<const int64_t> physical_order_dims,
+                    const TpuTarget& target, bool with_rule) {
+  const CompilerGeneration g = compiler_generation(target);
+  const PredStorage pred = target.pred;
   const int bits = stored_bits(type, g, pred);
   const int64_t packing = packing_of(bits);
   const int64_t shape_packing = own_packing(type, bits);
   const RowsRule* rule = rows_rule(g, shape_packing);
   if (!libtpu_compiles(type) || rule == nullptr) {
-    TileChoice old = choose_tpu_tiles(type, physical_order_dims, pred, target, XlaEra::k2020);
+    TileChoice old = tiles_2020(type, physical_order_dims, *target.generation, pred);
     old.rule += "; no observation of today's compiler for it, so the 2020 profile's tiles";
     return old;
   }
@@ -301,19 +291,20 @@ TileChoice tiles_of(ElementType type, std::span<const int64_t> physical_order_di
 }  // namespace
 
 TileChoice libtpu_tiles(ElementType type, std::span<const int64_t> physical_order_dims,
-                        Target target, PredStorage pred, bool with_rule) {
-  return tiles_of(type, physical_order_dims, target, pred, with_rule);
+                        const TpuTarget& target, bool with_rule) {
+  return tiles_of(type, physical_order_dims, target, with_rule);
 }
 
 std::vector<int64_t> libtpu_minor_to_major(ElementType type, std::span<const int64_t> dims,
-                                           Target target, PredStorage pred) {
+                                           const TpuTarget& target) {
+  const PredStorage pred = target.pred;
   const int64_t rank = static_cast<int64_t>(dims.size());
   std::vector<int64_t> descending(static_cast<std::size_t>(rank));
   std::iota(descending.rbegin(), descending.rend(), 0);
   if (rank < 2 || !libtpu_compiles(type) || std::find(dims.begin(), dims.end(), 0) != dims.end()) {
     return descending;
   }
-  const CompilerGeneration& g = compiler_generation(target);
+  const CompilerGeneration g = compiler_generation(target);
   const int bits = stored_bits(type, g, pred);
   const RowsRule* rule = rows_rule(g, own_packing(type, bits));
   if (rule == nullptr) return descending;
@@ -326,13 +317,14 @@ std::vector<int64_t> libtpu_minor_to_major(ElementType type, std::span<const int
   return order;
 }
 
-int64_t libtpu_device_bytes(ElementType type, std::span<const int64_t> dims, Target target,
-                            PredStorage pred, DimensionOrder order) {
-  const CompilerGeneration& g = compiler_generation(target);
+int64_t libtpu_device_bytes(ElementType type, std::span<const int64_t> dims,
+                            const TpuTarget& target, DimensionOrder order) {
+  const CompilerGeneration g = compiler_generation(target);
+  const PredStorage pred = target.pred;
   const int bits = stored_bits(type, g, pred);
   const RowsRule* rule = rows_rule(g, own_packing(type, bits));
   if (!libtpu_compiles(type) || rule == nullptr) {
-    return xla::TiledLayout(libtpu_device_shape(type, dims, target, pred)).size_bytes();
+    return xla::TiledLayout(libtpu_device_shape(type, dims, target)).size_bytes();
   }
   if (std::find(dims.begin(), dims.end(), 0) != dims.end()) return 0;
   const int64_t packing = packing_of(bits);
@@ -363,12 +355,13 @@ int64_t libtpu_device_bytes(ElementType type, std::span<const int64_t> dims, Tar
   return bytes_for_bits(elements, bits);
 }
 
-xla::Shape libtpu_device_shape(ElementType type, std::span<const int64_t> dims, Target target,
-                               PredStorage pred, TileChoice* choice) {
+xla::Shape libtpu_device_shape(ElementType type, std::span<const int64_t> dims,
+                               const TpuTarget& target, TileChoice* choice) {
+  const PredStorage pred = target.pred;
   xla::Shape shape;
   shape.element_type = type;
   shape.dimensions.assign(dims.begin(), dims.end());
-  shape.layout.minor_to_major = libtpu_minor_to_major(type, dims, target, pred);
+  shape.layout.minor_to_major = libtpu_minor_to_major(type, dims, target);
   if (std::find(dims.begin(), dims.end(), 0) != dims.end() && libtpu_compiles(type)) {
     // Sweep "random": an empty array keeps no tiles, only its storage width.
     const int bits = stored_bits(type, compiler_generation(target), pred);
@@ -383,11 +376,11 @@ xla::Shape libtpu_device_shape(ElementType type, std::span<const int64_t> dims, 
   std::vector<int64_t> physical;
   const auto& m2m = shape.layout.minor_to_major;
   for (auto it = m2m.rbegin(); it != m2m.rend(); ++it) physical.push_back(dims[*it]);
-  TileChoice chosen = tiles_of(type, physical, target, pred, choice != nullptr);
+  TileChoice chosen = tiles_of(type, physical, target, choice != nullptr);
   shape.layout.tiles = chosen.tiles;
   shape.layout.element_size_in_bits = chosen.element_size_in_bits;
   if (choice) *choice = std::move(chosen);
   return shape;
 }
 
-}  // namespace tessera::explain
+}  // namespace tessera::tpu

@@ -1,17 +1,17 @@
-// The TPU generation table and the names of targets. Every row cites the XLA output it rests on;
-// change a row only with new public evidence (docs/reference/tpu-targets.md).
-#include "tessera/explain/tpu_generations.h"
+// The TPU generation table (generations.h). Every row cites the XLA output it rests on;
+// change a row only with new evidence (docs/reference/tpu-targets.md).
+#include "tessera/tpu/generations.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <array>
-#include <cstdlib>
+#include <vector>
 
 #include "tessera/error.h"
-#include "tessera/explain/tpu_compiler_model.h"
-#include "tessera/utf8_text.h"
+#include "tessera/tpu/compiler_model.h"
 
-namespace tessera::explain {
+namespace tessera::tpu {
 namespace {
 
 constexpr std::string_view kPredFourBytesEvidence =
@@ -26,17 +26,42 @@ constexpr std::string_view kSixteenRowsEvidence =
     "bf16[1,4096]{1,0:T(2,128)(2,1)} (2025 TPU HLO dumps kept as test data on GitHub); pred as "
     "tpu-v4";
 
-// Oldest first. tpu-v5e and tpu-v5p have no public output of their own that differs from tpu-v4;
-// tpu-v7x none that differs from tpu-v6e.
-constexpr std::array<TpuGeneration, 7> kGenerations = {{
-    {Target::kTpuV2, "tpu-v2", PredStorage::kFourBytes, 8, 4, kPredFourBytesEvidence},
-    {Target::kTpuV3, "tpu-v3", PredStorage::kFourBytes, 8, 4, kPredFourBytesEvidence},
-    {Target::kTpuV4, "tpu-v4", PredStorage::kOneByte, 8, 4, kPredOneByteEvidence},
-    {Target::kTpuV5e, "tpu-v5e", PredStorage::kOneByte, 8, 4, "as tpu-v4 (no differing output)"},
-    {Target::kTpuV5p, "tpu-v5p", PredStorage::kOneByte, 8, 4, "as tpu-v4 (no differing output)"},
-    {Target::kTpuV6e, "tpu-v6e", PredStorage::kOneByte, 16, 2, kSixteenRowsEvidence},
-    {Target::kTpuV7x, "tpu-v7x", PredStorage::kOneByte, 16, 2, "as tpu-v6e (no differing output)"},
-}};
+// Oldest first. Names and topologies: the oracle's (tools/tpu_oracle; every fixture in
+// tests/fixtures/tpu_oracle records them); hbm: libtpu's "available HBM" in
+// tests/fixtures/tpu_oracle/oom_messages.json. Era 2026: sweeps rank0 and rank1_lengths (f32[] ->
+// T(256) on tpu-v2/v3, T(128) later; s4[7] takes a byte on tpu-v2/v3, its bits later) and the
+// rows of compiler_model.cpp. Era 2020: tpu-v5e and tpu-v5p have no public output of their own
+// that differs from tpu-v4; tpu-v7x none that differs from tpu-v6e.
+constexpr auto kGenerations = std::to_array<TpuGeneration>({
+    {Generation::kV2, "tpu-v2", "TPU v2", "v2:2x2", "7.48G", 256, 8, CompilerRows::kTpuV2,
+     PredStorage::kFourBytes, 8, 4, kPredFourBytesEvidence},
+    {Generation::kV3, "tpu-v3", "TPU v3", "v3:2x2", "15.48G", 256, 8, CompilerRows::kTpuV2,
+     PredStorage::kFourBytes, 8, 4, kPredFourBytesEvidence},
+    {Generation::kV4, "tpu-v4", "TPU v4", "v4:2x2x1", "15.25G", 128, 2, CompilerRows::kTpuV4,
+     PredStorage::kOneByte, 8, 4, kPredOneByteEvidence},
+    {Generation::kV5e, "tpu-v5e", "TPU v5 lite", "v5e:2x2", "15.75G", 128, 2, CompilerRows::kTpuV4,
+     PredStorage::kOneByte, 8, 4, "as tpu-v4 (no differing output)"},
+    {Generation::kV5p, "tpu-v5p", "TPU v5", "v5p:2x2x1", "95.74G", 128, 2, CompilerRows::kTpuV4,
+     PredStorage::kOneByte, 8, 4, "as tpu-v4 (no differing output)"},
+    {Generation::kV6e, "tpu-v6e", "TPU v6 lite", "v6e:2x2", "31.25G", 128, 2, CompilerRows::kTpuV4,
+     PredStorage::kOneByte, 16, 2, kSixteenRowsEvidence},
+    {Generation::kV7x, "tpu-v7x", "TPU7x", "tpu7x:2x2x1", "94.75G", 128, 2, CompilerRows::kTpuV4,
+     PredStorage::kOneByte, 16, 2, "as tpu-v6e (no differing output)"},
+#ifdef TESSERA_TEST_TPU_GENERATION
+    // The test build's made-up generation (CMake option TESSERA_TEST_TPU_GENERATION): one
+    // record, as CONTRIBUTING.md's checklist adds one, answered by every command
+    // (tests/cli/test_extension_checklist.py). Facts as tpu-v7x's.
+    {static_cast<Generation>(static_cast<int>(Generation::kV7x) + 1), "tpu-vtest", "TPU test",
+     "test:2x2", "94.75G", 128, 2, CompilerRows::kTpuV4, PredStorage::kOneByte, 16, 2,
+     "a made-up generation of the test build"},
+#endif
+});
+
+// A rule every generation shares in era 2020, with its evidence.
+struct TpuRule {
+  std::string_view rule;      // "rank 1, 257..512 elements -> T(512)"
+  std::string_view evidence;  // "f32[512]{0:T(512)} (pytorch/xla OOM reports)"
+};
 
 // Shared by every generation (sources: public OOM reports, whose "Shape:" and "XLA label:" lines
 // print the layout; the tiled layout spec's "Examples of tiling formats").
@@ -53,7 +78,8 @@ constexpr std::array<TpuRule, 14> kSharedRules = {{
      "bf16[512,16,3072]{2,1,0:T(8,128)(2,1)}, unpadded 48.00M (pytorch/xla#1965)"},
     {"16-bit, second minor 1: 4 rows (tpu-v6e/v7x: 2)",
      "bf16[2048,1,2048,128]{0,1,3,2:T(4,128)(2,1)} (pytorch/xla#6674: a 4x expansion)"},
-    {"16-bit, second minor 3-4: 4 rows", "bf16[...,3|4,...]{...:T(4,128)(2,1)} (issue 17)"},
+    {"16-bit, second minor 3-4: 4 rows",
+     "bf16[...,3|4,...]{...:T(4,128)(2,1)} (public TPU OOM reports)"},
     {"8-bit: (R,128)(4,1), R >= 4", "tiled layout spec, Examples of tiling formats"},
     {"sub-byte: (R,128)(p,1)E(n), R >= p", "s4 -> T(8,128)(8,1)E(4) (tiled layout spec)"},
     {"64-bit and complex: as 32-bit", "tessera's assumption: no public TPU output"},
@@ -62,14 +88,8 @@ constexpr std::array<TpuRule, 14> kSharedRules = {{
     {"rank 1, more than 512 elements: T(1024)",
      "f32[1024|1280|8192|524288]{0:T(1024)}, pred[67108864]{0:T(1024)E(32)} (OOM reports)"},
     {"rank 0, 32-bit: T(256)", "f32[]{:T(256)} (sokrypton/ColabFold#62, XLA label)"},
-    {"rank 0, 16-bit: T(512)(2,1)", "bf16[]{:T(512)(2,1)} (issue 17)"},
+    {"rank 0, 16-bit: T(512)(2,1)", "bf16[]{:T(512)(2,1)} (public TPU OOM reports, XLA labels)"},
 }};
-
-std::string known_targets() {
-  std::string out = "tpu";
-  for (const TpuGeneration& g : kGenerations) out += fmt::format(", {}", g.name);
-  return out + ", none";
-}
 
 std::string_view pred_text(PredStorage pred) {
   switch (pred) {
@@ -91,68 +111,32 @@ std::span<const TpuGeneration> tpu_generations() {
   return kGenerations;
 }
 
-std::span<const TpuRule> tpu_shared_rules() {
-  return kSharedRules;
-}
-
-const TpuGeneration& tpu_generation(Target target) {
-  target = resolve_target(target, XlaEra::k2020);  // this table is the 2020 era's
+const TpuGeneration& tpu_generation(Generation generation) {
   for (const TpuGeneration& g : kGenerations) {
-    if (g.target == target) return g;
+    if (g.generation == generation) return g;
   }
-  throw Error(ErrorKind::kInvalid, "target 'none' is not a TPU generation");
+  throw Error(ErrorKind::kInvalid, "a TPU generation without a record");
 }
 
-bool is_tpu(Target target) {
-  return target != Target::kNone;
+const TpuGeneration& tpu_generation(const TpuTarget& target) {
+  if (!target.is_tpu()) throw Error(ErrorKind::kInvalid, "target 'none' is not a TPU generation");
+  return tpu_generation(*target.generation);
 }
 
-Target parse_target(std::string_view name) {
-  if (name == "tpu") return Target::kTpu;
-  if (name == "none") return Target::kNone;
-  for (const TpuGeneration& g : kGenerations) {
-    if (g.name == name) return g.target;
-  }
-  throw Error(ErrorKind::kInvalid, fmt::format("unknown target '{}'; known targets: {}",
-                                               printable_utf8(name), known_targets()));
-}
-
-std::string_view target_name(Target target) {
-  if (target == Target::kNone) return "none";
-  if (target == Target::kTpu) return "tpu";
-  return tpu_generation(target).name;
-}
-
-bool environment_names_target() {
-  const char* environment = std::getenv("TESSERA_TARGET");
-  return environment != nullptr && *environment != '\0';
-}
-
-Target target_or_environment(std::optional<std::string_view> given, Target fallback) {
-  if (given) return parse_target(*given);
-  if (!environment_names_target()) return fallback;
-  const char* environment = std::getenv("TESSERA_TARGET");
-  try {
-    return parse_target(environment);
-  } catch (const Error& e) {
-    throw Error(ErrorKind::kInvalid, fmt::format("TESSERA_TARGET: {}", e.what()));
-  }
-}
-
-PredStorage parse_pred_bits(int bits) {
-  if (bits == 32) return PredStorage::kFourBytes;
-  if (bits == 8) return PredStorage::kOneByte;
-  if (bits == 1) return PredStorage::kOneBit;
-  if (bits == 0) return PredStorage::kTargetDefault;
-  throw Error(ErrorKind::kInvalid,
-              fmt::format("--pred-bits {} is not a TPU pred storage; use 32, 8 or 1", bits));
+PredStorage stored_pred(const TpuTarget& target) {
+  if (target.pred != PredStorage::kTargetDefault) return target.pred;
+  if (target.era == XlaEra::k2026) return PredStorage::kOneByte;
+  return tpu_generation(target).pred_2020;
 }
 
 std::string target_table_text() {
+  std::vector<std::string_view> names;
+  for (const TpuGeneration& g : kGenerations) names.push_back(g.name);
   std::string out = fmt::format(
       "XLA era 2026 (the default; --xla-era, TESSERA_XLA_ERA): {}\n"
-      "targets    tpu-v2 tpu-v3 tpu-v4 tpu-v5e tpu-v5p tpu-v6e tpu-v7x; tpu is tpu-v5e\n",
-      xla_era_description(XlaEra::k2026));
+      "targets    {}; tpu is {}\n",
+      xla_era_description(XlaEra::k2026), fmt::join(names, " "),
+      generation_name(usual_generation(XlaEra::k2026)));
   for (const CompilerRule& r : libtpu_rules()) {
     out += fmt::format("  {:<18} {}\n  {:<18}   shown by: {}\n", r.generations, r.rule, "",
                        r.evidence);
@@ -160,18 +144,19 @@ std::string target_table_text() {
   out += fmt::format("\nXLA era 2020 (--xla-era 2020): {}\n", xla_era_description(XlaEra::k2020));
   out += "target     pred storage       16-bit rows (second minor 1)  evidence\n";
   for (const TpuGeneration& g : kGenerations) {
-    out += fmt::format("{:<10} {:<18} {:<29} {}\n", g.name, pred_text(g.pred),
-                       fmt::format("{} ({})", g.sixteen_bit_rows, g.sixteen_bit_rows_for_one),
-                       g.evidence);
+    out += fmt::format(
+        "{:<10} {:<18} {:<29} {}\n", g.name, pred_text(g.pred_2020),
+        fmt::format("{} ({})", g.sixteen_bit_rows_2020, g.sixteen_bit_rows_for_one_2020),
+        g.evidence_2020);
   }
   out += fmt::format(
       "tpu        in this era tpu-v3 ({}): most public OOM reports and XLA labels (2019-2021 TPU "
       "v2/v3) "
       "print pred as E(32) and bf16 as (8,128)(2,1)\n",
-      tpu_generation(Target::kTpu).name);
+      generation_name(usual_generation(XlaEra::k2020)));
   out += "none       the layout exactly as written\n\nrules of every generation\n";
   for (const TpuRule& r : kSharedRules) out += fmt::format("  {:<48} {}\n", r.rule, r.evidence);
   return out;
 }
 
-}  // namespace tessera::explain
+}  // namespace tessera::tpu

@@ -1,4 +1,5 @@
-#include "tessera/explain/xla_era.h"
+// The eras (xla_era.h), each with the generation "tpu" stands for in it.
+#include "tessera/tpu/xla_era.h"
 
 #include <fmt/format.h>
 
@@ -6,25 +7,28 @@
 #include <cstdlib>
 
 #include "tessera/error.h"
+#include "tessera/tpu/generations.h"
 
-namespace tessera::explain {
+namespace tessera::tpu {
 namespace {
 
 struct EraRow {
   XlaEra era;
   std::string_view name;
   std::string_view description;
+  Generation usual;  // what "tpu" names in this era
 };
 
 constexpr std::array<EraRow, 2> kEras = {{
     {XlaEra::k2026, "2026",
      "libtpu 0.0.42.1 with jax 0.10.2, observed by compiling device arrays deviceless for every "
-     "generation (tools/tpu_oracle; fixtures in tests/fixtures/tpu_oracle)"},
+     "generation (tools/tpu_oracle; fixtures in tests/fixtures/tpu_oracle)",
+     Generation::kV5e},
     {XlaEra::k2020, "2020",
      "the compilers behind the public 2019-2021 TPU OOM reports and HLO dumps (pred as E(32) on "
-     "tpu-v2/v3, bf16[] as T(512)(2,1)); dimension order as written"},
+     "tpu-v2/v3, bf16[] as T(512)(2,1)); dimension order as written",
+     Generation::kV3},
 }};
-constexpr std::array<XlaEra, 2> kEraList = {XlaEra::k2026, XlaEra::k2020};
 
 }  // namespace
 
@@ -51,8 +55,11 @@ std::string_view xla_era_description(XlaEra era) {
   return "";
 }
 
-std::span<const XlaEra> xla_eras() {
-  return kEraList;
+Generation usual_generation(XlaEra era) {
+  for (const EraRow& row : kEras) {
+    if (row.era == era) return row.usual;
+  }
+  return Generation::kV5e;
 }
 
 XlaEra xla_era_or_environment(std::optional<std::string_view> given) {
@@ -66,4 +73,4 @@ XlaEra xla_era_or_environment(std::optional<std::string_view> given) {
   }
 }
 
-}  // namespace tessera::explain
+}  // namespace tessera::tpu

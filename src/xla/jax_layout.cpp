@@ -1,4 +1,4 @@
-#include "tessera/inputs/jax_layout.h"
+#include "tessera/xla/jax_layout.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -13,7 +13,7 @@
 #include "tessera/utf8_text.h"
 #include "tessera/xla/notation.h"
 
-namespace tessera::inputs {
+namespace tessera::xla {
 namespace {
 
 bool identifier_character(char c) {
@@ -295,4 +295,4 @@ std::string jax_order_note(const JaxLayout& layout) {
                      fmt::join(layout.major_to_minor.rbegin(), layout.major_to_minor.rend(), ","));
 }
 
-}  // namespace tessera::inputs
+}  // namespace tessera::xla

@@ -1,6 +1,11 @@
 """--target on every command that takes a shape, TESSERA_TARGET, `explain --list-targets`, and
 XLA's own numbers (unpadded_bytes, its size words) through the real binary (issue 17)."""
+import pathlib
+import sys
+
 import pytest
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
 
 GENERATIONS = ["tpu-v2", "tpu-v3", "tpu-v4", "tpu-v5e", "tpu-v5p", "tpu-v6e", "tpu-v7x"]
 
@@ -134,3 +139,21 @@ def test_convert_retiles_only_when_a_target_is_asked_for(tessera, tmp_path, monk
     back = tmp_path / "back.npy"
     tessera.run("convert", "--from", "f32[3,5]", str(tiled), str(back))
     assert np.array_equal(np.load(back), data)
+
+
+def test_the_places_made_from_the_generation_table_are_up_to_date(tessera):
+    sys.path.insert(0, str(REPO / "tools" / "docs"))
+    import tpu_targets
+
+    for path, text in tpu_targets.pages(str(tessera.path)).items():
+        assert path.read_text(encoding="utf-8") == text, (
+            f"{path.relative_to(REPO)} differs from the generation table: regenerate it with "
+            "python3 tools/docs/generate.py --tessera build/release/tessera")
+
+
+def test_the_target_help_lists_every_generation_of_the_table(tessera):
+    names = [g["name"] for g in tessera.json("tpu-generations")["generations"]]
+    assert names == GENERATIONS
+    for command in (["explain"], ["draw"], ["info"], ["diff"], ["convert"]):
+        help_text = " ".join(tessera.run(*command, "--help").stdout.split())
+        assert "tpu, " + ", ".join(names) + ", none" in help_text, command

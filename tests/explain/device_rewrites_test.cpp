@@ -17,7 +17,7 @@
 #include <random>
 
 #include "tessera/checked_arithmetic.h"
-#include "tessera/explain/tpu_compiler_model.h"
+#include "tessera/tpu/compiler_model.h"
 #include "tessera/xla/notation.h"
 #include "tessera/xla/tiled_layout.h"
 
@@ -28,7 +28,7 @@ constexpr int64_t kKiB = 1024;
 
 // The array a shape's text names on tpu-v5e, as `tessera explain` lays it out.
 xla::Shape laid_out(const std::string& text) {
-  return layout_for_target(text, Target::kTpuV5e);
+  return tpu::layout_for_target(text, tpu::parse_tpu_target("tpu-v5e"));
 }
 
 int64_t size_of(const xla::Shape& shape) {
@@ -36,8 +36,7 @@ int64_t size_of(const xla::Shape& shape) {
 }
 
 std::vector<ProgramFix> offers(const xla::Shape& shape, const ShardSplit& split = {}) {
-  return device_rewrites(shape, size_of(shape), Target::kTpuV5e, PredStorage::kTargetDefault, 1000,
-                         split);
+  return device_rewrites(shape, size_of(shape), tpu::parse_tpu_target("tpu-v5e"), 1000, split);
 }
 
 TEST(DeviceRewrites, FlattenIsOfferedFirstWhenItIsSmallest) {
@@ -103,7 +102,7 @@ TEST(DeviceRewrites, PredAsBits) {
 // --- the brute force -------------------------------------------------------------------------
 
 int64_t device_size(ElementType type, const std::vector<int64_t>& dims) {
-  return size_of(libtpu_device_shape(type, dims, Target::kTpuV5e));
+  return size_of(tpu::libtpu_device_shape(type, dims, tpu::parse_tpu_target("tpu-v5e")));
 }
 
 int64_t product(const std::vector<int64_t>& dims) {
@@ -240,8 +239,8 @@ TEST(DeviceRewrites, NoRewriteOfTheKindsOfferedBeatsTheBestOffer) {
           }
           // The layout is the compiler's for the new array, and its size what is claimed.
           const xla::Shape made = xla::parse_shape(f.layout);
-          EXPECT_EQ(xla::print_shape(
-                        libtpu_device_shape(made.element_type, made.dimensions, Target::kTpuV5e)),
+          EXPECT_EQ(xla::print_shape(tpu::libtpu_device_shape(made.element_type, made.dimensions,
+                                                              tpu::parse_tpu_target("tpu-v5e"))),
                     f.layout);
           EXPECT_EQ(size_of(made), f.size_bytes) << f.layout;
           if (f.kind == "reorder") {

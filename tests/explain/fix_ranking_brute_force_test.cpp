@@ -19,13 +19,16 @@
 namespace tessera::explain {
 namespace {
 
+// tpu-v3 in era 2020, the era these tests were written for (pred as `pred` says).
+tpu::TpuTarget tpu_2020(tpu::PredStorage pred = tpu::PredStorage::kTargetDefault) {
+  return tpu::parse_tpu_target("tpu", tpu::XlaEra::k2020, pred);
+}
+
 const std::vector<int64_t> kSizes = {1, 2, 3, 5, 8, 100, 130};
 
 int64_t tpu_size(xla::Shape shape) {
   shape.layout.tiles.clear();
-  return xla::TiledLayout(apply_target(std::move(shape), Target::kTpu, PredStorage::kTargetDefault,
-                                       nullptr, XlaEra::k2020))
-      .size_bytes();
+  return xla::TiledLayout(tpu::apply_target(std::move(shape), tpu_2020())).size_bytes();
 }
 
 xla::Shape row_major(ElementType type, std::vector<int64_t> dims) {
@@ -97,14 +100,13 @@ TEST(FixRankingBruteForce, FirstFixIsTheSmallestOfEveryOrderReshapeAndPad) {
   int pads = 0;
   for (ElementType type : {ElementType::kS32, ElementType::kBF16}) {
     for (const auto& dims : small_shapes()) {
-      const xla::Shape shape = apply_target(row_major(type, dims), Target::kTpu,
-                                            PredStorage::kTargetDefault, nullptr, XlaEra::k2020);
+      const xla::Shape shape = tpu::apply_target(row_major(type, dims), tpu_2020());
       const std::string text = xla::print_shape(shape);
       const int64_t current = xla::TiledLayout(shape).size_bytes();
       const int64_t without_pad = std::min({current, best_order(shape), best_reshape(shape)});
       const int64_t pad = best_pad(shape);
-      const auto fixes = program_fixes(shape, current, Target::kTpu, PredStorage::kFourBytes, 1000,
-                                       {}, XlaEra::k2020);
+      const auto fixes =
+          program_fixes(shape, current, tpu_2020(tpu::PredStorage::kFourBytes), 1000, {});
       const auto pad_fix =
           std::find_if(fixes.begin(), fixes.end(), [](auto& f) { return f.kind == "pad"; });
       if (pad < without_pad) {
@@ -147,8 +149,7 @@ TEST(FixRankingBruteForce, FirstFixIsTheSmallestOfEveryOrderReshapeAndPad) {
 TEST(FixRankingBruteForce, LayoutSuggestionsGroupEveryOrderOnce) {
   for (ElementType type : {ElementType::kS32, ElementType::kS8}) {
     for (const auto& dims : small_shapes()) {
-      const xla::Shape shape = apply_target(row_major(type, dims), Target::kTpu,
-                                            PredStorage::kTargetDefault, nullptr, XlaEra::k2020);
+      const xla::Shape shape = tpu::apply_target(row_major(type, dims), tpu_2020());
       const std::string text = xla::print_shape(shape);
       const int64_t current = xla::TiledLayout(shape).size_bytes();
       std::map<std::string, int64_t> orders;  // layout text -> size, every other order
@@ -158,13 +159,12 @@ TEST(FixRankingBruteForce, LayoutSuggestionsGroupEveryOrderOnce) {
         xla::Shape other = shape;
         other.layout.minor_to_major = order;
         other.layout.tiles.clear();
-        other =
-            apply_target(other, Target::kTpu, PredStorage::kTargetDefault, nullptr, XlaEra::k2020);
+        other = tpu::apply_target(other, tpu_2020());
         const std::string other_text = xla::print_shape(other);
         if (other_text != text) orders[other_text] = xla::TiledLayout(other).size_bytes();
       } while (std::next_permutation(order.begin(), order.end()));
-      const auto suggestions = suggest_layouts(shape, current, Target::kTpu,
-                                               PredStorage::kFourBytes, 1000, XlaEra::k2020);
+      const auto suggestions =
+          suggest_layouts(shape, current, tpu_2020(tpu::PredStorage::kFourBytes), 1000);
       std::map<std::string, int64_t> listed;
       std::set<int64_t> sizes;
       for (const auto& s : suggestions) {
@@ -184,16 +184,15 @@ TEST(FixRankingBruteForce, LayoutSuggestionsGroupEveryOrderOnce) {
 }
 
 TEST(FixRankingBruteForce, LimitCountsGroupsNotLayouts) {
-  const xla::Shape shape = apply_target(xla::parse_shape("s32[2048,1,128,128,4]"), Target::kTpu,
-                                        PredStorage::kTargetDefault, nullptr, XlaEra::k2020);
-  const auto one = suggest_layouts(shape, int64_t{16} << 30, Target::kTpu, PredStorage::kFourBytes,
-                                   1, XlaEra::k2020);
+  const xla::Shape shape = tpu::apply_target(xla::parse_shape("s32[2048,1,128,128,4]"), tpu_2020());
+  const auto one =
+      suggest_layouts(shape, int64_t{16} << 30, tpu_2020(tpu::PredStorage::kFourBytes), 1);
   ASSERT_EQ(one.size(), 1u);
   EXPECT_EQ(one[0].size_bytes, int64_t{512} << 20);
   EXPECT_EQ(one[0].layout, "s32[2048,1,128,128,4]{3,4,2,1,0:T(4,128)}");
   // Every order of 512 MiB is in that one suggestion.
-  const auto all = suggest_layouts(shape, int64_t{16} << 30, Target::kTpu, PredStorage::kFourBytes,
-                                   1000, XlaEra::k2020);
+  const auto all =
+      suggest_layouts(shape, int64_t{16} << 30, tpu_2020(tpu::PredStorage::kFourBytes), 1000);
   EXPECT_EQ(all[0].alternatives, one[0].alternatives);
   EXPECT_GT(one[0].alternatives.size(), 10u);
 }

@@ -13,12 +13,15 @@
 namespace tessera::explain {
 namespace {
 
+// tpu-v3 in era 2020, the era these tests were written for (pred as `pred` says).
+tpu::TpuTarget tpu_2020(tpu::PredStorage pred = tpu::PredStorage::kTargetDefault) {
+  return tpu::parse_tpu_target("tpu", tpu::XlaEra::k2020, pred);
+}
+
 // The suggestion engine under the 2020 era's tiles, with the written order kept.
-ExplainOptions era_2020(Target target, PredStorage pred = PredStorage::kTargetDefault,
+ExplainOptions era_2020(tpu::PredStorage pred = tpu::PredStorage::kTargetDefault,
                         std::size_t max_suggestions = 10) {
-  ExplainOptions options{target, pred, max_suggestions};
-  options.era = XlaEra::k2020;
-  return options;
+  return ExplainOptions{tpu_2020(pred), max_suggestions};
 }
 
 constexpr int64_t kMiB = int64_t{1} << 20;
@@ -51,7 +54,7 @@ TEST(TiledFormats, Figure1Explained) {
 // The question from issue trackers: s32[2048,1,128,128,4] takes 32x its size on a TPU because
 // its minor dim of 4 is padded to the tile's 128 lanes.
 TEST(TpuPadding, WhyThirtyTwoTimes) {
-  const auto e = explain_layout("s32[2048,1,128,128,4]{4,3,2,1,0}", {Target::kTpu});
+  const auto e = explain_layout("s32[2048,1,128,128,4]{4,3,2,1,0}", {tpu::parse_tpu_target("tpu")});
   EXPECT_EQ(xla::print_shape(e.layout.shape()), "s32[2048,1,128,128,4]{4,3,2,1,0:T(8,128)}");
   EXPECT_EQ(e.logical_bytes, 512 * kMiB);
   EXPECT_EQ(e.layout.size_bytes(), 16 * kGiB);
@@ -86,7 +89,7 @@ TEST(TpuPadding, PaddingAtEveryTileLevelIsNamed) {
 }
 
 TEST(TpuPadding, ElementStorageAndTailAlignmentAreSources) {
-  const auto pred = explain_layout("pred[8,128]", era_2020(Target::kTpu));
+  const auto pred = explain_layout("pred[8,128]", era_2020());
   ASSERT_EQ(pred.padding.size(), 1u);
   EXPECT_EQ(pred.padding[0].kind, PaddingSource::Kind::kElementStorage);
   EXPECT_EQ(pred.padding[0].to, 32);
@@ -105,7 +108,7 @@ TEST(TpuPadding, ElementStorageAndTailAlignmentAreSources) {
 TEST(Suggestions, RankedByBytesSavedAndConsistent) {
   for (const char* shape :
        {"s32[2048,1,128,128,4]", "bf16[3,5,7]", "f32[1,1000]", "s8[2,3,130]", "f32[9,2,3,4,5,6]"}) {
-    const auto e = explain_layout(shape, era_2020(Target::kTpu, PredStorage::kFourBytes, 1000));
+    const auto e = explain_layout(shape, era_2020(tpu::PredStorage::kFourBytes, 1000));
     ASSERT_FALSE(e.suggestions.empty()) << shape;
     for (std::size_t i = 0; i < e.suggestions.size(); ++i) {
       const auto& s = e.suggestions[i];
@@ -118,8 +121,7 @@ TEST(Suggestions, RankedByBytesSavedAndConsistent) {
       EXPECT_EQ(xla::TiledLayout(xla::parse_shape(s.layout)).size_bytes(), s.size_bytes);
     }
   }
-  const auto limited =
-      explain_layout("bf16[3,5,7]", era_2020(Target::kTpu, PredStorage::kFourBytes, 2));
+  const auto limited = explain_layout("bf16[3,5,7]", era_2020(tpu::PredStorage::kFourBytes, 2));
   EXPECT_EQ(limited.suggestions.size(), 2u);
 }
 
@@ -135,23 +137,19 @@ TEST(Suggestions, FirstIsTheBestOrderOnRandomShapes) {
       text += (i ? "," : "") + std::to_string(1 + rng() % 300);
     }
     text += "]";
-    const auto e = explain_layout(text, era_2020(Target::kTpu, PredStorage::kFourBytes, 1));
+    const auto e = explain_layout(text, era_2020(tpu::PredStorage::kFourBytes, 1));
     std::vector<int64_t> order(static_cast<std::size_t>(rank));
     std::iota(order.begin(), order.end(), 0);
     int64_t best = e.layout.size_bytes();
     do {
       xla::Shape shape = xla::parse_shape(text);
       shape.layout.minor_to_major = order;
-      best = std::min(
-          best, xla::TiledLayout(apply_target(shape, Target::kTpu, PredStorage::kTargetDefault,
-                                              nullptr, XlaEra::k2020))
-                    .size_bytes());
+      best = std::min(best, xla::TiledLayout(tpu::apply_target(shape, tpu_2020())).size_bytes());
       if (shape.element_type == ElementType::kPred) {  // the 1-bit option is a suggestion too
         shape.layout.minor_to_major = xla::parse_shape(text).layout.minor_to_major;
-        best =
-            std::min(best, xla::TiledLayout(apply_target(shape, Target::kTpu, PredStorage::kOneBit,
-                                                         nullptr, XlaEra::k2020))
-                               .size_bytes());
+        best = std::min(
+            best, xla::TiledLayout(tpu::apply_target(shape, tpu_2020(tpu::PredStorage::kOneBit)))
+                      .size_bytes());
       }
     } while (std::next_permutation(order.begin(), order.end()));
     ASSERT_FALSE(e.suggestions.empty()) << text;
@@ -169,7 +167,7 @@ TEST(Explain, DefaultExamplesRun) {
   const auto examples = default_examples();
   ASSERT_EQ(examples.size(), 3u);
   for (const auto& example : examples) {
-    const auto e = explain_layout(example.shape, {example.target});
+    const auto e = explain_layout(example.shape, {tpu::parse_tpu_target(example.target)});
     EXPECT_FALSE(explanation_text(e).empty());
   }
   EXPECT_EQ(human_bytes(96), "96 B");

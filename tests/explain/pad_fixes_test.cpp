@@ -13,11 +13,15 @@
 namespace tessera::explain {
 namespace {
 
+// tpu-v3 in era 2020, the era these tests were written for (pred as `pred` says).
+tpu::TpuTarget tpu_2020(tpu::PredStorage pred = tpu::PredStorage::kTargetDefault) {
+  return tpu::parse_tpu_target("tpu", tpu::XlaEra::k2020, pred);
+}
+
 constexpr int64_t kKiB = 1024;
 
 xla::Shape tpu_shape(const std::string& text) {
-  return apply_target(xla::parse_shape(text), Target::kTpu, PredStorage::kTargetDefault, nullptr,
-                      XlaEra::k2020);
+  return tpu::apply_target(xla::parse_shape(text), tpu_2020());
 }
 
 int64_t size_of(const xla::Shape& shape) {
@@ -25,8 +29,7 @@ int64_t size_of(const xla::Shape& shape) {
 }
 
 std::vector<ProgramFix> fixes_of(const xla::Shape& shape, const ShardSplit& split = {}) {
-  return program_fixes(shape, size_of(shape), Target::kTpu, PredStorage::kFourBytes, 100, split,
-                       XlaEra::k2020);
+  return program_fixes(shape, size_of(shape), tpu_2020(tpu::PredStorage::kFourBytes), 100, split);
 }
 
 const ProgramFix* first_of_kind(const std::vector<ProgramFix>& fixes, const std::string& kind) {
@@ -50,10 +53,8 @@ TEST(PadFixes, PaddingADimAloneNeverSavesBytes) {
             xla::Shape grown = shape;
             grown.dimensions[k] += 1;
             const bool quirk = std::string(type) == "bf16" && k == 1 && a == 1;
-            const int64_t before = size_of(apply_target(
-                shape, Target::kTpu, PredStorage::kTargetDefault, nullptr, XlaEra::k2020));
-            const int64_t after = size_of(apply_target(
-                grown, Target::kTpu, PredStorage::kTargetDefault, nullptr, XlaEra::k2020));
+            const int64_t before = size_of(tpu::apply_target(shape, tpu_2020()));
+            const int64_t after = size_of(tpu::apply_target(grown, tpu_2020()));
             if (quirk) {
               EXPECT_EQ(after * 2, before) << xla::print_shape(shape);
             } else {
@@ -98,12 +99,9 @@ TEST(PadFixes, SixteenBitSecondMinorOfOnePaddedToTwo) {
   EXPECT_EQ(fixes[0].size_bytes, 512);
   EXPECT_EQ(fixes[0].change, "jnp.pad(x, ((0, 0), (0, 1), (0, 0)))");
   // tpu-v6e keeps 2 rows for a second minor of 1: nothing to pad there.
-  const xla::Shape v6e = apply_target(xla::parse_shape("bf16[1,1,100]"), Target::kTpuV6e,
-                                      PredStorage::kTargetDefault, nullptr, XlaEra::k2020);
-  EXPECT_EQ(first_of_kind(program_fixes(v6e, size_of(v6e), Target::kTpuV6e,
-                                        PredStorage::kTargetDefault, 100, {}, XlaEra::k2020),
-                          "pad"),
-            nullptr);
+  const tpu::TpuTarget tpu_v6e = tpu::parse_tpu_target("tpu-v6e", tpu::XlaEra::k2020);
+  const xla::Shape v6e = tpu::apply_target(xla::parse_shape("bf16[1,1,100]"), tpu_v6e);
+  EXPECT_EQ(first_of_kind(program_fixes(v6e, size_of(v6e), tpu_v6e, 100, {}), "pad"), nullptr);
 }
 
 // GPT-2's vocabulary 50257 -> 50304: the TPU's tiles already take 50304 lanes per row, so the
@@ -150,12 +148,13 @@ TEST(PadFixes, UnevenShardsPadGloballyAndReshapePerShard) {
 }
 
 TEST(PadFixes, NothingForShapesWithoutDimsOrWithHugeDims) {
-  EXPECT_TRUE(pad_fixes(tpu_shape("f32[]"), Target::kTpu, PredStorage::kFourBytes, {}, 1 << 30,
-                        XlaEra::k2020)
-                  .empty());
+  EXPECT_TRUE(
+      pad_fixes(tpu_shape("f32[]"), tpu_2020(tpu::PredStorage::kFourBytes), {}, 1 << 30).empty());
   // round_up past int64 is no fix, never a crash.
   const xla::Shape huge = xla::parse_shape("s8[9223372036854775807,3]{1,0}");
-  EXPECT_NO_THROW(pad_fixes(huge, Target::kNone, PredStorage::kFourBytes, {}, 1, XlaEra::k2020));
+  EXPECT_NO_THROW(pad_fixes(
+      huge, tpu::parse_tpu_target("none", tpu::XlaEra::k2020, tpu::PredStorage::kFourBytes), {},
+      1));
 }
 
 }  // namespace

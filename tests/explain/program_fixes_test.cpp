@@ -14,13 +14,17 @@
 namespace tessera::explain {
 namespace {
 
+// tpu-v3 in era 2020, the era these tests were written for (pred as `pred` says).
+tpu::TpuTarget tpu_2020(tpu::PredStorage pred = tpu::PredStorage::kTargetDefault) {
+  return tpu::parse_tpu_target("tpu", tpu::XlaEra::k2020, pred);
+}
+
 constexpr int64_t kMiB = int64_t{1} << 20;
 
 TEST(ProgramFixes, BuiltInExampleReshapesTo512MiBWithoutRepetition) {
-  const xla::Shape shape = apply_target(xla::parse_shape("s32[2048,1,128,128,4]"), Target::kTpu,
-                                        PredStorage::kTargetDefault, nullptr, XlaEra::k2020);
-  const auto fixes = program_fixes(shape, 16 * 1024 * kMiB, Target::kTpu, PredStorage::kFourBytes,
-                                   10, {}, XlaEra::k2020);
+  const xla::Shape shape = tpu::apply_target(xla::parse_shape("s32[2048,1,128,128,4]"), tpu_2020());
+  const auto fixes =
+      program_fixes(shape, 16 * 1024 * kMiB, tpu_2020(tpu::PredStorage::kFourBytes), 10, {});
   ASSERT_FALSE(fixes.empty());
   EXPECT_EQ(fixes[0].kind, "reshape");
   EXPECT_EQ(fixes[0].layout, "s32[2048,1,128,512]{3,2,1,0:T(8,128)}");
@@ -40,10 +44,9 @@ TEST(ProgramFixes, BuiltInExampleReshapesTo512MiBWithoutRepetition) {
 }
 
 TEST(ProgramFixes, NeverPredStorageTheTargetCannotHold) {
-  const xla::Shape pred = apply_target(xla::parse_shape("pred[64,256]"), Target::kTpu,
-                                       PredStorage::kTargetDefault, nullptr, XlaEra::k2020);
-  for (const auto& f : program_fixes(pred, 64 * 256 * 4, Target::kTpu, PredStorage::kFourBytes, 10,
-                                     {}, XlaEra::k2020))
+  const xla::Shape pred = tpu::apply_target(xla::parse_shape("pred[64,256]"), tpu_2020());
+  for (const auto& f :
+       program_fixes(pred, 64 * 256 * 4, tpu_2020(tpu::PredStorage::kFourBytes), 10, {}))
     EXPECT_NE(f.kind, "storage");
 }
 

@@ -3,8 +3,8 @@
 // byte for byte, and sizes match the report's "Size" and "Unpadded size".
 #include <gtest/gtest.h>
 
-#include "tessera/explain/target_profile.h"
 #include "tessera/explain/xla_sizes.h"
+#include "tessera/tpu/target_profile.h"
 #include "tessera/xla/notation.h"
 #include "tessera/xla/tiled_layout.h"
 
@@ -36,14 +36,14 @@ const PublicLayout kPublicLayouts[] = {
      "pytorch/xla#1965 XLA label (operand)"},
     {"f32[]{:T(256)}", "tpu", 1 * kKiB, 4, "ColabFold#62 XLA label"},
     {"bf16[]{:T(512)(2,1)}", "tpu", 2 * kKiB, 2,
-     "issue 17 (size by the spec: (2,1) pads one row to 2)"},
-    {"f32[256]{0:T(256)}", "tpu", 1 * kKiB, 1 * kKiB, "issue 17"},
-    {"f32[512]{0:T(512)}", "tpu", 2 * kKiB, 2 * kKiB, "issue 17"},
-    {"f32[1280]{0:T(1024)}", "tpu", 8 * kKiB, 5 * kKiB, "issue 17"},
-    {"f32[524288]{0:T(1024)}", "tpu", 2 * kMiB, 2 * kMiB, "issue 17"},
-    {"pred[67108864]{0:T(1024)E(32)}", "tpu", 256 * kMiB, 64 * kMiB, "issue 17"},
+     "OOM report XLA label (size by the spec: (2,1) pads one row to 2)"},
+    {"f32[256]{0:T(256)}", "tpu", 1 * kKiB, 1 * kKiB, "OOM report XLA labels"},
+    {"f32[512]{0:T(512)}", "tpu", 2 * kKiB, 2 * kKiB, "OOM report XLA labels"},
+    {"f32[1280]{0:T(1024)}", "tpu", 8 * kKiB, 5 * kKiB, "OOM report XLA labels"},
+    {"f32[524288]{0:T(1024)}", "tpu", 2 * kMiB, 2 * kMiB, "OOM report XLA labels"},
+    {"pred[67108864]{0:T(1024)E(32)}", "tpu", 256 * kMiB, 64 * kMiB, "OOM report XLA labels"},
     {"pred[64,512,2048]{2,1,0:T(8,128)E(32)}", "tpu", 256 * kMiB, 64 * kMiB,
-     "issue 17: 256.00M, unpadded 64.00M, 4.0x expansion"},
+     "2020 OOM reports: 256.00M, unpadded 64.00M, 4.0x expansion"},
     {"pred[128,512]{0,1:T(8,128)(4,1)}", "tpu-v4", 64 * kKiB, 64 * kKiB, "2023 t5x dumps"},
     {"bf16[2048,1,2048,128]{0,1,3,2:T(4,128)(2,1)}", "tpu", 4 * kGiB, 1 * kGiB,
      "pytorch/xla#6674: 4x expansion"},
@@ -62,8 +62,8 @@ TEST_P(PublicXlaLayouts, ChosenRoundTrippedAndSizedAsXlaSaid) {
   untiled.layout.tiles.clear();
   untiled.layout.element_size_in_bits = 0;
   // The public reports are the 2020 era's evidence (xla_era.h).
-  EXPECT_EQ(xla::print_shape(apply_target(untiled, parse_target(p.target),
-                                          PredStorage::kTargetDefault, nullptr, XlaEra::k2020)),
+  EXPECT_EQ(xla::print_shape(
+                tpu::apply_target(untiled, tpu::parse_tpu_target(p.target, tpu::XlaEra::k2020))),
             p.printed)
       << p.source;
   EXPECT_EQ(xla::TiledLayout(printed).size_bytes(), p.size_bytes) << p.source;

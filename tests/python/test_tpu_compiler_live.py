@@ -3,7 +3,7 @@ printed so a failure can be replayed with TESSERA_ORACLE_SEED) compiled devicele
 every generation, compared with tessera.tpu_layout, tessera.explain and Layout.to_jax.
 
 Runs when jax[tpu] is installed (scripts/test.sh installs it); skipped otherwise with the reason.
-The fixture tests (tests/explain/tpu_compiler_model_test.cpp) cover the same model offline.
+The fixture tests (tests/tpu/compiler_model_test.cpp) cover the same model offline.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
-// The compiler model (tpu_compiler_model.h) against what libtpu 0.0.42.1 printed for every array
+// The compiler model (compiler_model.h) against what libtpu 0.0.42.1 printed for every array
 // of every sweep in tests/fixtures/tpu_oracle/ (tools/tpu_oracle/regenerate.sh writes them): the
 // layout of each device array on each generation, exactly, and the bytes memory_analysis booked.
-#include "tessera/explain/tpu_compiler_model.h"
+#include "tessera/tpu/compiler_model.h"
 
 #include <gtest/gtest.h>
 
@@ -11,11 +11,11 @@
 #include <random>
 #include <string>
 
-#include "tessera/explain/target_profile.h"
+#include "tessera/tpu/target_profile.h"
 #include "tessera/xla/notation.h"
 #include "tessera/xla/tiled_layout.h"
 
-namespace tessera::explain {
+namespace tessera::tpu {
 namespace {
 
 nlohmann::json read_fixture(const std::string& name) {
@@ -27,7 +27,7 @@ nlohmann::json read_fixture(const std::string& name) {
 
 // The model's layout of `shape_text` (no layout written: a device array) on `target`.
 std::string model_layout(const std::string& shape_text, const std::string& target) {
-  return xla::print_shape(layout_for_target(shape_text, parse_target(target)));
+  return xla::print_shape(layout_for_target(shape_text, parse_tpu_target(target)));
 }
 
 class CompilerSweep : public testing::TestWithParam<std::string> {};
@@ -67,7 +67,7 @@ TEST(CompilerSizes, SizeOfTheModelsLayoutIsWhatMemoryAnalysisBooks) {
     for (const auto& entry : entries) {
       ASSERT_TRUE(entry.at("error").is_null()) << entry.dump();
       const xla::Shape shape =
-          layout_for_target(entry.at("array").get<std::string>(), parse_target(target));
+          layout_for_target(entry.at("array").get<std::string>(), parse_tpu_target(target));
       EXPECT_EQ(xla::print_shape(shape), entry.at("layout").get<std::string>()) << target;
       EXPECT_EQ(xla::TiledLayout(shape).size_bytes(), entry.at("size_bytes").get<int64_t>())
           << entry.at("layout").get<std::string>() << " on " << target;
@@ -82,7 +82,7 @@ TEST(CompilerShards, ShardOfADeviceArrayIsLaidOutAsADeviceArray) {
   for (const auto& [target, entries] : fixture.at("sharded_arrays").items()) {
     for (const auto& entry : entries) {
       const xla::Shape shape =
-          layout_for_target(entry.at("shard").get<std::string>(), parse_target(target));
+          layout_for_target(entry.at("shard").get<std::string>(), parse_tpu_target(target));
       EXPECT_EQ(xla::print_shape(shape), entry.at("layout").get<std::string>())
           << entry.at("global") << " on " << target;
       EXPECT_EQ(xla::TiledLayout(shape).size_bytes(), entry.at("argument_bytes").get<int64_t>());
@@ -94,10 +94,9 @@ TEST(CompilerShards, ShardOfADeviceArrayIsLaidOutAsADeviceArray) {
 // array of every sweep on every generation, every pred storage, and random arrays of every type.
 TEST(CompilerModel, DeviceBytesIsTheSizeOfTheDeviceLayout) {
   int checked = 0;
-  auto check = [&](ElementType type, const std::vector<int64_t>& dims, Target target,
-                   PredStorage pred) {
-    const xla::Shape shape = libtpu_device_shape(type, dims, target, pred);
-    ASSERT_EQ(libtpu_device_bytes(type, dims, target, pred), xla::TiledLayout(shape).size_bytes())
+  auto check = [&](ElementType type, const std::vector<int64_t>& dims, const TpuTarget& target) {
+    const xla::Shape shape = libtpu_device_shape(type, dims, target);
+    ASSERT_EQ(libtpu_device_bytes(type, dims, target), xla::TiledLayout(shape).size_bytes())
         << xla::print_shape(shape) << " on " << target_name(target);
     ++checked;
   };
@@ -106,8 +105,7 @@ TEST(CompilerModel, DeviceBytesIsTheSizeOfTheDeviceLayout) {
     for (const auto& text : sweep.at("arrays")) {
       const xla::Shape shape = xla::parse_shape(text.get<std::string>());
       for (const auto& [target, layouts] : sweep.at("layouts").items()) {
-        check(shape.element_type, shape.dimensions, parse_target(target),
-              PredStorage::kTargetDefault);
+        check(shape.element_type, shape.dimensions, parse_tpu_target(target));
       }
     }
   }
@@ -119,7 +117,7 @@ TEST(CompilerModel, DeviceBytesIsTheSizeOfTheDeviceLayout) {
     for (int64_t& d : dims) d = sizes[random() % sizes.size()];
     for (PredStorage pred : {PredStorage::kTargetDefault, PredStorage::kFourBytes,
                              PredStorage::kOneBit, PredStorage::kOneByte}) {
-      check(type, dims, i % 2 ? Target::kTpuV5e : Target::kTpuV3, pred);
+      check(type, dims, parse_tpu_target(i % 2 ? "tpu-v5e" : "tpu-v3", kCurrentXlaEra, pred));
     }
   }
   EXPECT_GT(checked, 50000);
@@ -160,8 +158,8 @@ TEST(CompilerModel, WorkedExamplesOfTheHeader) {
 TEST(CompilerModel, ReorderingIsReportedWithTheWrittenOrdersSize) {
   TileChoice choice;
   const xla::Shape shape =
-      apply_target(xla::parse_shape("f32[1024,3]"), Target::kTpuV5e, PredStorage::kTargetDefault,
-                   &choice, XlaEra::k2026, DimensionOrder::kCompilerChooses);
+      apply_target(xla::parse_shape("f32[1024,3]"), parse_tpu_target("tpu-v5e", XlaEra::k2026),
+                   &choice, DimensionOrder::kCompilerChooses);
   EXPECT_EQ(xla::print_shape(shape), "f32[1024,3]{0,1:T(4,128)}");
   EXPECT_TRUE(choice.reordered);
   EXPECT_EQ(choice.written_minor_to_major, (std::vector<int64_t>{1, 0}));
@@ -169,24 +167,21 @@ TEST(CompilerModel, ReorderingIsReportedWithTheWrittenOrdersSize) {
 }
 
 TEST(CompilerModel, EraTwentyTwentyKeepsTheWrittenOrderAndOldTiles) {
-  EXPECT_EQ(xla::print_shape(layout_for_target("f32[1024,3]", Target::kTpu,
-                                               PredStorage::kTargetDefault, XlaEra::k2020)),
+  const TpuTarget tpu_2020 = parse_tpu_target("tpu", XlaEra::k2020);
+  EXPECT_EQ(xla::print_shape(layout_for_target("f32[1024,3]", tpu_2020)),
             "f32[1024,3]{1,0:T(8,128)}");
-  EXPECT_EQ(xla::print_shape(layout_for_target("pred[8,128]", Target::kTpu,
-                                               PredStorage::kTargetDefault, XlaEra::k2020)),
+  EXPECT_EQ(xla::print_shape(layout_for_target("pred[8,128]", tpu_2020)),
             "pred[8,128]{1,0:T(8,128)E(32)}");
-  EXPECT_EQ(xla::print_shape(layout_for_target("bf16[]", Target::kTpu, PredStorage::kTargetDefault,
-                                               XlaEra::k2020)),
-            "bf16[]{:T(512)(2,1)}");
+  EXPECT_EQ(xla::print_shape(layout_for_target("bf16[]", tpu_2020)), "bf16[]{:T(512)(2,1)}");
 }
 
 TEST(CompilerModel, OrderSearchIsQuadraticNotFactorial) {
   // Rank 40: 40! orders, 1560 (minor, second minor) pairs.
   std::string dims;
   for (int i = 0; i < 40; ++i) dims += (i ? "," : "") + std::to_string(i % 3 + 1);
-  const xla::Shape shape = layout_for_target("f32[" + dims + "]", Target::kTpuV5e);
+  const xla::Shape shape = layout_for_target("f32[" + dims + "]", parse_tpu_target("tpu-v5e"));
   EXPECT_EQ(shape.layout.minor_to_major.size(), 40u);
 }
 
 }  // namespace
-}  // namespace tessera::explain
+}  // namespace tessera::tpu

@@ -1,6 +1,6 @@
 // The TPU target profile: every element class, second-minor sizes 1..9, ranks 0 and 1
 // (tiled layout spec, "Examples of tiling formats").
-#include "tessera/explain/target_profile.h"
+#include "tessera/tpu/target_profile.h"
 
 #include <gtest/gtest.h>
 
@@ -8,20 +8,21 @@
 #include "tessera/xla/notation.h"
 #include "tessera/xla/tiled_layout.h"
 
-namespace tessera::explain {
+namespace tessera::tpu {
 namespace {
 
 // The 2020 era's profile (its alias `tpu` is tpu-v3) unless a test names another generation;
-// the 2026 era is tpu_compiler_model_test.cpp's.
+// the 2026 era is compiler_model_test.cpp's.
 std::string tpu_layout(const char* shape, PredStorage pred = PredStorage::kTargetDefault) {
   return xla::print_shape(
-      apply_target(xla::parse_shape(shape), Target::kTpu, pred, nullptr, XlaEra::k2020));
+      apply_target(xla::parse_shape(shape), parse_tpu_target("tpu", XlaEra::k2020, pred)));
 }
 
 std::string tiles_for(ElementType type, int64_t second_minor,
                       PredStorage pred = PredStorage::kTargetDefault) {
   const std::vector<int64_t> dims{5, second_minor, 300};
-  const TileChoice choice = choose_tpu_tiles(type, dims, pred, Target::kTpu, XlaEra::k2020);
+  const TileChoice choice =
+      choose_tpu_tiles(type, dims, parse_tpu_target("tpu", XlaEra::k2020, pred));
   std::string out;
   for (const auto& tile : choice.tiles) out += xla::print_tile(tile);
   if (choice.element_size_in_bits != 0)
@@ -96,11 +97,9 @@ TEST(ExamplesOfTilingFormats, PredTakesFourBytesTodayOrOneBit) {
     EXPECT_EQ(tiles_for(ElementType::kPred, s), "(" + std::to_string(kRows[s]) + ",128)E(32)");
     EXPECT_EQ(tiles_for(ElementType::kPred, s, PredStorage::kOneBit), "(32,128)(32,1)E(1)");
   }
-  const xla::TiledLayout four(apply_target(xla::parse_shape("pred[8,128]"), Target::kTpu,
-                                           PredStorage::kTargetDefault, nullptr, XlaEra::k2020));
+  const xla::TiledLayout four(xla::parse_shape(tpu_layout("pred[8,128]")));
   EXPECT_EQ(four.size_bytes(), 8 * 128 * 4);
-  const xla::TiledLayout one(apply_target(xla::parse_shape("pred[32,128]"), Target::kTpu,
-                                          PredStorage::kOneBit, nullptr, XlaEra::k2020));
+  const xla::TiledLayout one(xla::parse_shape(tpu_layout("pred[32,128]", PredStorage::kOneBit)));
   EXPECT_EQ(one.size_bytes(), 32 * 128 / 8);
 }
 
@@ -129,24 +128,36 @@ TEST(ExamplesOfTilingFormats, WrittenTilesAreKept) {
   EXPECT_EQ(tpu_layout("F32[3,5]{1,0:T(2,2)}"), "f32[3,5]{1,0:T(2,2)}");
   EXPECT_EQ(tpu_layout("pred[3,5]{1,0:E(8)}"), "pred[3,5]{1,0:E(8)}");
   TileChoice choice;
-  apply_target(xla::parse_shape("f32[3,5]{1,0:T(2,2)}"), Target::kTpu, PredStorage::kFourBytes,
-               &choice);
+  apply_target(xla::parse_shape("f32[3,5]{1,0:T(2,2)}"),
+               parse_tpu_target("tpu", kCurrentXlaEra, PredStorage::kFourBytes), &choice);
   EXPECT_NE(choice.rule.find("kept as written"), std::string::npos);
 }
 
 TEST(TargetProfile, TargetsParseAndUnknownOnesAreErrors) {
-  EXPECT_EQ(parse_target("tpu"), Target::kTpu);
-  EXPECT_EQ(parse_target("none"), Target::kNone);
-  EXPECT_EQ(parse_target("tpu-v5e"), Target::kTpuV5e);
-  EXPECT_EQ(target_name(Target::kTpu), "tpu");
-  EXPECT_EQ(resolve_target(Target::kTpu, XlaEra::k2020), Target::kTpuV3);
-  EXPECT_EQ(resolve_target(Target::kTpu, XlaEra::k2026), Target::kTpuV5e);
-  EXPECT_EQ(resolve_target(Target::kTpuV6e, XlaEra::k2020), Target::kTpuV6e);
-  EXPECT_THROW(parse_target("gpu"), Error);
-  EXPECT_THROW(parse_target("TPU-V4"), Error);
-  EXPECT_EQ(xla::print_shape(apply_target(xla::parse_shape("f32[3,5]"), Target::kNone)),
+  // The alias is resolved by the parser, for the era.
+  const TpuTarget tpu = parse_tpu_target("tpu");
+  EXPECT_EQ(tpu.generation, Generation::kV5e);
+  EXPECT_TRUE(tpu.alias);
+  EXPECT_EQ(target_name(tpu), "tpu-v5e");
+  EXPECT_EQ(parse_tpu_target("tpu", XlaEra::k2020).generation, Generation::kV3);
+  EXPECT_EQ(parse_tpu_target("tpu-v6e", XlaEra::k2020).generation, Generation::kV6e);
+  EXPECT_FALSE(parse_tpu_target("tpu-v6e").alias);
+  EXPECT_FALSE(parse_tpu_target("none").is_tpu());
+  EXPECT_EQ(target_name(parse_tpu_target("none")), "none");
+  EXPECT_EQ(parse_tpu_target("tpu-v4", XlaEra::k2020, PredStorage::kOneBit).pred,
+            PredStorage::kOneBit);
+  for (const char* unknown : {"gpu", "TPU-V4"}) {
+    try {
+      parse_tpu_target(unknown);
+      ADD_FAILURE() << unknown;
+    } catch (const Error& e) {
+      EXPECT_EQ(e.kind(), ErrorKind::kInvalid);
+      EXPECT_NE(std::string(e.what()).find(known_target_names()), std::string::npos);
+    }
+  }
+  EXPECT_EQ(xla::print_shape(apply_target(xla::parse_shape("f32[3,5]"), parse_tpu_target("none"))),
             "f32[3,5]{1,0}");
 }
 
 }  // namespace
-}  // namespace tessera::explain
+}  // namespace tessera::tpu

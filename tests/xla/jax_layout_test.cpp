@@ -1,5 +1,5 @@
 // JAX layout reprs of every form JAX prints (issue 11) in XLA's notation.
-#include "tessera/inputs/jax_layout.h"
+#include "tessera/xla/jax_layout.h"
 
 #include <gtest/gtest.h>
 
@@ -9,7 +9,7 @@
 #include "tessera/error.h"
 #include "tessera/xla/notation.h"
 
-namespace tessera::inputs {
+namespace tessera::xla {
 namespace {
 
 std::string laid_out(const std::string& shape, const std::string& repr) {
@@ -125,4 +125,4 @@ TEST(JaxLayout, AShapeWithAnotherLayoutOfItsOwnIsRefused) {
 }
 
 }  // namespace
-}  // namespace tessera::inputs
+}  // namespace tessera::xla

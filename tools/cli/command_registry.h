@@ -8,7 +8,8 @@ namespace tessera::cli {
 
 using CommandInstaller = std::function<void(CLI::App& app)>;
 
-// Registers `install` to add subcommands to the root app; `order` sorts the help listing.
+// Registers `install` to add subcommands to the root app; `order` sorts the help listing and the
+// generated CLI page, and no two registrations share one (install_all_commands refuses a tie).
 struct CommandRegistration {
   CommandRegistration(int order, CommandInstaller install);
 };

@@ -18,7 +18,6 @@
 #include "standard_output.h"
 #include "target_options.h"
 #include "tessera/error.h"
-#include "tessera/explain/target_profile.h"
 #include "tessera/io/atomic_file.h"
 #include "tessera/io/input_file.h"
 #include "tessera/relayout/fill_value.h"
@@ -26,6 +25,7 @@
 #include "tessera/relayout/npy_file.h"
 #include "tessera/relayout/planner.h"
 #include "tessera/relayout/relayout_plan.h"
+#include "tessera/tpu/target_profile.h"
 #include "tessera/xla/notation.h"
 #include "tessera/xla/tiled_layout.h"
 
@@ -112,12 +112,9 @@ relayout::LayoutOperand compile_layout(const std::string& flag, const std::strin
     throw Error(ErrorKind::kInvalid,
                 fmt::format("{} is required: '{}' is a raw file, not a .npy file", flag, path));
   }
-  const explain::Target target = resolve_target(args.targets, explain::Target::kNone);
-  if (!explain::is_tpu(target) || text.starts_with("npu:")) {
-    return relayout::parse_layout_operand(text);
-  }
-  return relayout::parse_layout_operand(xla::print_shape(explain::layout_for_target(
-      text, target, explain::parse_pred_bits(args.targets.pred_bits), resolve_era(args.targets))));
+  const tpu::TpuTarget target = resolve_target(args.targets, "none");
+  if (!target.is_tpu() || text.starts_with("npu:")) return relayout::parse_layout_operand(text);
+  return relayout::xla_operand(tpu::layout_for_target(text, target));
 }
 
 std::string dims_text(const std::vector<int64_t>& dims) {

@@ -47,9 +47,7 @@ void write_picture(const explain::LayoutDiff& diff, const DiffArguments& args) {
 
 void run_diff(const DiffArguments& args) {
   explain::DiffOptions options;
-  options.target = resolve_target(args.targets, explain::Target::kNone);
-  options.pred = explain::parse_pred_bits(args.targets.pred_bits);
-  options.era = resolve_era(args.targets);
+  options.target = resolve_target(args.targets, "none");
   options.shape = args.shape;
   options.measure = args.measure;
   options.threads = args.threads;

@@ -14,7 +14,6 @@
 #include "tessera/error.h"
 #include "tessera/explain/layout_explanation.h"
 #include "tessera/explain/npu_explanation.h"
-#include "tessera/explain/tpu_generations.h"
 #include "tessera/integer_text.h"
 #include "tessera/npu/local_plan.h"
 #include "tessera/npu/npu_arguments.h"
@@ -22,6 +21,7 @@
 #include "tessera/render/npu_picture.h"
 #include "tessera/render/picture_documents.h"
 #include "tessera/render/xla_picture.h"
+#include "tessera/tpu/generations.h"
 #include "tessera/utf8_text.h"
 #include "tessera/xla/notation.h"
 
@@ -38,8 +38,8 @@ struct ExplainArguments {
   ExplainInputArguments input;  // PATH or '-' instead of a shape (explain_input_command.h)
 };
 
-explain::Target default_target_for(const std::string& shape_text) {
-  return explain::explain_default_target(xla::parse_shape(shape_text));
+std::string_view default_target_for(const std::string& shape_text) {
+  return tpu::explain_default_target(xla::parse_shape(shape_text));
 }
 
 struct CompilerCheck {
@@ -53,18 +53,18 @@ CompilerCheck check_with_compiler(const std::string& shape_text,
                                   const explain::LayoutExplanation& explanation) {
   bool layout_written = false;
   const xla::Shape written = xla::parse_shape(shape_text, layout_written);
-  if (layout_written || !explain::is_tpu(explanation.target)) {
+  if (layout_written || !explanation.target.is_tpu()) {
     throw Error(ErrorKind::kInvalid,
                 "--check-with-compiler checks a device array on a TPU target: give the shape "
                 "without a layout (e.g. f32[1024,3]) and a TPU --target");
   }
-  if (explanation.era != explain::XlaEra::k2026) {
+  if (explanation.target.era != tpu::XlaEra::k2026) {
     throw Error(ErrorKind::kInvalid,
                 "--check-with-compiler asks today's compiler: it checks --xla-era 2026 only");
   }
   const CompilerAnswer answer =
       ask_compiler(element_type_name(written.element_type), written.dimensions,
-                   explain::target_name(explanation.target));
+                   tpu::target_name(explanation.target));
   CompilerCheck check;
   const std::string ours = xla::print_shape(explanation.layout.shape());
   const int64_t our_size = explanation.layout.size_bytes();
@@ -82,16 +82,14 @@ CompilerCheck check_with_compiler(const std::string& shape_text,
 
 void run_explain(const ExplainArguments& args) {
   if (args.list_targets) {
-    write_output(explain::target_table_text());
+    write_output(tpu::target_table_text());
     return;
   }
   explain::ExplainOptions options;
-  options.pred = explain::parse_pred_bits(args.targets.pred_bits);
-  options.era = resolve_era(args.targets);
+  options.target = resolve_era_and_pred(args.targets);
   options.max_suggestions = args.max_suggestions;
   if (is_explain_input(args.shape)) {
-    run_explain_input(args.shape, args.input, resolve_target(args.targets, explain::Target::kTpu),
-                      options.pred, options.era, args.json);
+    run_explain_input(args.shape, args.input, resolve_target(args.targets, "tpu"), args.json);
     return;
   }
   if (args.input.copies) {
@@ -100,7 +98,7 @@ void run_explain(const ExplainArguments& args) {
   }
   if (!args.shape.empty()) {
     options.target = resolve_target(args.targets, default_target_for(args.shape));
-    options.target_is_default = target_is_default(args.targets) && explain::is_tpu(options.target);
+    options.target_is_default = target_is_default(args.targets) && options.target.is_tpu();
     std::string jax_note;  // set with --jax-layout
     const std::string shape = shape_with_shards(
         shape_with_jax_layout(args.shape, args.input, jax_note), args.input, options.split);
@@ -128,14 +126,15 @@ void run_explain(const ExplainArguments& args) {
   // No shape: the embedded default examples (scripts/main.sh's command).
   nlohmann::ordered_json examples = nlohmann::ordered_json::array();
   std::string text;
+  const tpu::TpuTarget flags = options.target;  // --xla-era and --pred-bits
   for (const auto& example : explain::default_examples()) {
-    options.target = example.target;
+    options.target = tpu::parse_tpu_target(example.target, flags.era, flags.pred);
     const auto explanation = explain::explain_layout(example.shape, options);
     if (args.json) {
       examples.push_back(explain::explanation_json(explanation));
     } else {
       text += fmt::format("== {}\n$ tessera explain '{}'{}\n{}\n", example.question, example.shape,
-                          example.target == explain::Target::kTpu ? " --target tpu" : "",
+                          example.target == "tpu" ? " --target tpu" : "",
                           explain::explanation_text(explanation));
     }
   }
@@ -273,12 +272,9 @@ void run_draw(const DrawArguments& args) {
     throw Error(ErrorKind::kInvalid, "draw needs a SHAPE (or 'draw npu ...') and -o FILE");
   }
   if (args.output.empty()) throw Error(ErrorKind::kInvalid, "draw needs -o FILE.svg or FILE.html");
-  const explain::XlaEra era = resolve_era(args.targets);
-  const explain::Target target =
-      explain::resolve_target(resolve_target(args.targets, default_target_for(args.shape)), era);
-  explain::TileChoice choice;
-  const xla::Shape shape = explain::layout_for_target(
-      args.shape, target, explain::parse_pred_bits(args.targets.pred_bits), era, &choice);
+  const tpu::TpuTarget target = resolve_target(args.targets, default_target_for(args.shape));
+  tpu::TileChoice choice;
+  const xla::Shape shape = tpu::layout_for_target(args.shape, target, &choice);
   const xla::TiledLayout layout(shape);
   render::XlaPictureOptions options;
   if (!args.window.empty()) options.window = render::parse_window(args.window);
@@ -288,8 +284,8 @@ void run_draw(const DrawArguments& args) {
   render::write_picture(render::build_xla_picture(layout, options), args.output);
   write_output(
       fmt::format("wrote {} ({})\n", printable_utf8(args.output), xla::print_shape(shape)));
-  if (explain::is_tpu(target)) {
-    write_output(fmt::format("target {}{}: {}\n", explain::target_name(target),
+  if (target.is_tpu()) {
+    write_output(fmt::format("target {}{}: {}\n", tpu::target_name(target),
                              target_is_default(args.targets) ? " (default; --target none for the "
                                                                "layout as written)"
                                                              : "",
@@ -379,7 +375,7 @@ void install(CLI::App& app) {
   install_draw(app);
 }
 
-const CommandRegistration registration(40, install);
+const CommandRegistration registration(41, install);
 
 }  // namespace
 }  // namespace tessera::cli

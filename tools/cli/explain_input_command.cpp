@@ -11,10 +11,10 @@
 #include "tessera/file_errors.h"
 #include "tessera/inputs/hlo_copies.h"
 #include "tessera/inputs/input_explanation.h"
-#include "tessera/inputs/jax_layout.h"
 #include "tessera/inputs/layout_mismatch.h"
 #include "tessera/integer_text.h"
 #include "tessera/utf8_text.h"
+#include "tessera/xla/jax_layout.h"
 #include "tessera/xla/notation.h"
 
 namespace tessera::cli {
@@ -22,12 +22,9 @@ namespace {
 
 constexpr std::size_t kTopArrays = 20;
 
-inputs::InputOptions options_for(const ExplainInputArguments& args, explain::Target target,
-                                 explain::PredStorage pred, explain::XlaEra era) {
+inputs::InputOptions options_for(const ExplainInputArguments& args, const tpu::TpuTarget& target) {
   inputs::InputOptions options;
   options.target = target;
-  options.pred = pred;
-  options.era = era;
   if (!args.shards.empty()) options.shards = parse_integer_list(args.shards, "--shards count");
   return options;
 }
@@ -54,8 +51,8 @@ std::string shape_with_jax_layout(const std::string& shape, const ExplainInputAr
   if (args.jax_layout.empty()) return shape;
   if (shape.empty())
     throw Error(ErrorKind::kInvalid, "--jax-layout needs a SHAPE, e.g. f32[8,256]");
-  note = inputs::jax_order_note(inputs::parse_jax_layout(args.jax_layout));
-  return inputs::shape_with_jax_layout(shape, args.jax_layout);
+  note = xla::jax_order_note(xla::parse_jax_layout(args.jax_layout));
+  return xla::shape_with_jax_layout(shape, args.jax_layout);
 }
 
 std::string shape_with_shards(const std::string& shape, const ExplainInputArguments& args,
@@ -94,8 +91,7 @@ void run_copies(const std::string& argument, const std::string& text,
 }  // namespace
 
 void run_explain_input(const std::string& argument, const ExplainInputArguments& args,
-                       explain::Target target, explain::PredStorage pred, explain::XlaEra era,
-                       bool json) {
+                       const tpu::TpuTarget& target, bool json) {
   if (!args.jax_layout.empty()) {  // issue 40: it was silently ignored
     throw Error(ErrorKind::kInvalid,
                 fmt::format("--jax-layout lays out a SHAPE; '{}' is a file, whose arrays carry "
@@ -104,7 +100,7 @@ void run_explain_input(const std::string& argument, const ExplainInputArguments&
   }
   const std::string text = inputs::read_input_text(argument);
   if (args.copies) return run_copies(argument, text, args, json);
-  const inputs::InputOptions options = options_for(args, target, pred, era);
+  const inputs::InputOptions options = options_for(args, target);
   const inputs::InputExplanation e = inputs::explain_input(inputs::read_input(text), options);
   if (json) {
     // The path is the user's bytes: escaped like every name tessera prints.

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "tessera/explain/program_fixes.h"
-#include "tessera/explain/target_profile.h"
+#include "tessera/tpu/target_profile.h"
 
 namespace tessera::cli {
 
@@ -22,11 +22,10 @@ void add_explain_input_options(CLI::App* explain, ExplainInputArguments& args);
 // True when `argument` names an input (an existing file, or "-" for stdin) rather than a shape.
 bool is_explain_input(const std::string& argument);
 
-// Explains every array of the input with `target`/`pred` (the explain command resolves them:
-// --target, else TESSERA_TARGET, else tpu, since shapes in reports are TPU shapes).
+// Explains every array of the input for `target` (the explain command resolves it: --target,
+// else TESSERA_TARGET, else tpu, since shapes in reports are TPU shapes).
 void run_explain_input(const std::string& argument, const ExplainInputArguments& args,
-                       explain::Target target, explain::PredStorage pred, explain::XlaEra era,
-                       bool json);
+                       const tpu::TpuTarget& target, bool json);
 
 // The SHAPE argument laid out as --jax-layout says (unchanged without it); `note` gets the line
 // that says JAX's major_to_minor is XLA's minor_to_major reversed.

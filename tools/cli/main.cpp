@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <new>
 #include <sstream>
+#include <stdexcept>
+#include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -33,8 +35,16 @@ CommandRegistration::CommandRegistration(int order, CommandInstaller install) {
 
 void install_all_commands(CLI::App& app) {
   auto& installers = registry();
-  std::stable_sort(installers.begin(), installers.end(),
-                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::sort(installers.begin(), installers.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  // Each order once: a tie would leave the help and the generated CLI page in the link order,
+  // which is the order of the file names.
+  for (std::size_t i = 1; i < installers.size(); ++i) {
+    if (installers[i].first == installers[i - 1].first) {
+      throw std::logic_error("two command families registered with order " +
+                             std::to_string(installers[i].first));
+    }
+  }
   for (auto& [order, install] : installers) install(app);
 }
 

@@ -43,7 +43,7 @@ void install(CLI::App& app) {
   command->callback([args] { run_mismatch(*args); });
 }
 
-const CommandRegistration registration(46, install);
+const CommandRegistration registration(47, install);
 
 }  // namespace
 }  // namespace tessera::cli

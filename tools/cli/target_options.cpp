@@ -7,11 +7,8 @@
 namespace tessera::cli {
 
 void add_target_options(CLI::App* command, TargetArguments& args, const std::string& help) {
-  args.target_option = command->add_option("--target", args.target,
-                                           help +
-                                               " (also TESSERA_TARGET): tpu, tpu-v2, tpu-v3, "
-                                               "tpu-v4, tpu-v5e, tpu-v5p, tpu-v6e, tpu-v7x, "
-                                               "none");
+  args.target_option = command->add_option(
+      "--target", args.target, help + " (also TESSERA_TARGET): " + tpu::known_target_names());
   args.era_option = command->add_option(
       "--xla-era", args.xla_era,
       "Which TPU compiler's choices to reproduce (also TESSERA_XLA_ERA): 2026 (default: libtpu "
@@ -21,28 +18,29 @@ void add_target_options(CLI::App* command, TargetArguments& args, const std::str
                       "generation's");
 }
 
-explain::Target resolve_target(const TargetArguments& args, explain::Target fallback) {
-  std::optional<std::string_view> given;
-  if (args.target_option != nullptr && args.target_option->count() > 0) given = args.target;
-  return explain::target_or_environment(given, fallback);
+tpu::TpuTarget resolve_target(const TargetArguments& args, std::string_view fallback) {
+  std::optional<std::string_view> target;
+  if (args.target_option != nullptr && args.target_option->count() > 0) target = args.target;
+  std::optional<std::string_view> era;
+  if (args.era_option != nullptr && args.era_option->count() > 0) era = args.xla_era;
+  return tpu::tpu_target_or_environment(target, era, args.pred_bits, fallback);
 }
 
-explain::XlaEra resolve_era(const TargetArguments& args) {
-  std::optional<std::string_view> given;
-  if (args.era_option != nullptr && args.era_option->count() > 0) given = args.xla_era;
-  return explain::xla_era_or_environment(given);
+tpu::TpuTarget resolve_era_and_pred(const TargetArguments& args) {
+  std::optional<std::string_view> era;
+  if (args.era_option != nullptr && args.era_option->count() > 0) era = args.xla_era;
+  return tpu::tpu_target_or_environment("none", era, args.pred_bits, "none");
 }
 
-explain::DimensionOrder order_of(const std::string& shape_text) {
+tpu::DimensionOrder order_of(const std::string& shape_text) {
   bool layout_written = false;
   (void)xla::parse_shape(shape_text, layout_written);
-  return layout_written ? explain::DimensionOrder::kAsWritten
-                        : explain::DimensionOrder::kCompilerChooses;
+  return layout_written ? tpu::DimensionOrder::kAsWritten : tpu::DimensionOrder::kCompilerChooses;
 }
 
 bool target_is_default(const TargetArguments& args) {
   return (args.target_option == nullptr || args.target_option->count() == 0) &&
-         !explain::environment_names_target();
+         !tpu::environment_names_target();
 }
 
 }  // namespace tessera::cli

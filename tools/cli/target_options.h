@@ -1,12 +1,13 @@
 // --target, --xla-era and --pred-bits, shared by every command that takes a shape
 // (docs/reference/tpu-targets.md). The names and their meaning live in the library
-// (tessera/explain/target_profile.h).
+// (tessera/tpu/target.h), which resolves them once into a tpu::TpuTarget.
 #pragma once
 
 #include <CLI/CLI.hpp>
 #include <string>
+#include <string_view>
 
-#include "tessera/explain/target_profile.h"
+#include "tessera/tpu/target_profile.h"
 
 namespace tessera::cli {
 
@@ -20,16 +21,18 @@ struct TargetArguments {
 
 void add_target_options(CLI::App* command, TargetArguments& args, const std::string& help);
 
-// --target when given, else TESSERA_TARGET, else `fallback`.
-explain::Target resolve_target(const TargetArguments& args, explain::Target fallback);
+// The target of --target (else TESSERA_TARGET, else `fallback`, "tpu" or "none"), --xla-era
+// (else TESSERA_XLA_ERA, else the current era) and --pred-bits, resolved once.
+tpu::TpuTarget resolve_target(const TargetArguments& args, std::string_view fallback);
+
+// --xla-era and --pred-bits resolved as resolve_target does, without a generation (--target and
+// TESSERA_TARGET are not read): for what a command shows before it knows its shape.
+tpu::TpuTarget resolve_era_and_pred(const TargetArguments& args);
 
 // True when neither --target nor TESSERA_TARGET named a target.
 bool target_is_default(const TargetArguments& args);
 
-// --xla-era when given, else TESSERA_XLA_ERA, else the current era.
-explain::XlaEra resolve_era(const TargetArguments& args);
-
 // kCompilerChooses for a shape written without a layout (a device array), else kAsWritten.
-explain::DimensionOrder order_of(const std::string& shape_text);
+tpu::DimensionOrder order_of(const std::string& shape_text);
 
 }  // namespace tessera::cli

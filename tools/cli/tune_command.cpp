@@ -149,7 +149,7 @@ void install(CLI::App& app) {
   command->callback([args] { tune(*args); });
 }
 
-const CommandRegistration registration(45, install);
+const CommandRegistration registration(46, install);
 
 }  // namespace
 }  // namespace tessera::cli

@@ -34,17 +34,14 @@ struct Compiled {
 
 Compiled compile(const XlaArguments& args) {
   const xla::Shape written = xla::parse_shape(args.shape);
-  const explain::PredStorage pred = explain::parse_pred_bits(args.targets.pred_bits);
-  const explain::Target target = resolve_target(args.targets, explain::Target::kNone);
-  const explain::XlaEra era = resolve_era(args.targets);
-  const explain::DimensionOrder order = order_of(args.shape);
-  if (explain::is_tpu(target)) {
-    return {xla::TiledLayout(explain::layout_for_target(args.shape, target, pred, era)),
-            std::nullopt};
-  }
+  const tpu::TpuTarget target = resolve_target(args.targets, "none");
+  const tpu::DimensionOrder order = order_of(args.shape);
+  if (target.is_tpu()) return {xla::TiledLayout(tpu::layout_for_target(args.shape, target)), {}};
   std::optional<explain::TargetNote> note;
-  if (target_is_default(args.targets))
-    note = explain::target_note(written, explain::Target::kTpu, pred, era, order);
+  if (target_is_default(args.targets)) {
+    note =
+        explain::target_note(written, tpu::parse_tpu_target("tpu", target.era, target.pred), order);
+  }
   return {xla::TiledLayout(written), note};
 }
 

@@ -18,6 +18,7 @@ LAYERS = [  # folder, title: the order of the layers (docs/design/architecture.m
     ("xla", "XLA layouts"),
     ("npu", "NPU local memory"),
     ("relayout", "Relayout"),
+    ("tpu", "TPU targets"),
     ("inputs", "Inputs"),
     ("explain", "Explain"),
     ("render", "Render"),

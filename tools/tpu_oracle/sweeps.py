@@ -1,6 +1,6 @@
 """The arrays the oracle compiles: systematic sweeps around every tile boundary, plus seeded
 random arrays. Each sweep is one experiment; its name is what the model's rules cite
-(src/explain/tpu_compiler_model.cpp)."""
+(src/tpu/compiler_model.cpp)."""
 
 from __future__ import annotations
 

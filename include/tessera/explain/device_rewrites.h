@@ -2,7 +2,7 @@
 // (issue 39), each sized as today's compiler lays out the array it makes (XLA era 2026).
 //
 // The result of x.reshape(...), jnp.transpose(x, ...) or jnp.packbits(x) is a new device array:
-// the compiler chooses its dimension order and tiles (tpu_compiler_model.h), so each offer's
+// the compiler chooses its dimension order and tiles (tpu/compiler_model.h), so each offer's
 // layout is libtpu_device_shape of the new dims and its size that layout's bytes
 // (tools/tpu_oracle/rewrites.py compiles every rewrite of these kinds, and pads, and records the
 // layout the compiler gave each: tests/fixtures/tpu_oracle/rewrites.json). The candidates, in
@@ -44,15 +44,16 @@
 #include <vector>
 
 #include "tessera/explain/program_fixes.h"
-#include "tessera/explain/target_profile.h"
+#include "tessera/tpu/target_profile.h"
 #include "tessera/xla/shape.h"
 
 namespace tessera::explain {
 
-// `shape` is the array as laid out (its size is `size_bytes`); `target` a TPU generation (kTpu
-// is read as tpu-v5e). Offers that save no byte are left out; at most `limit`.
-std::vector<ProgramFix> device_rewrites(const xla::Shape& shape, int64_t size_bytes, Target target,
-                                        PredStorage pred, std::size_t limit,
+// `shape` is the array as laid out (its size is `size_bytes`); `target` a TPU generation (read as
+// today's compiler lays it out, whatever its era). Offers that save no byte are left out; at most
+// `limit`.
+std::vector<ProgramFix> device_rewrites(const xla::Shape& shape, int64_t size_bytes,
+                                        const tpu::TpuTarget& target, std::size_t limit,
                                         const ShardSplit& split = {});
 
 }  // namespace tessera::explain

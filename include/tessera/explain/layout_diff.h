@@ -19,20 +19,18 @@
 #include <string_view>
 #include <vector>
 
-#include "tessera/explain/target_profile.h"
-#include "tessera/explain/xla_era.h"
 #include "tessera/relayout/layout_operand.h"
 #include "tessera/relayout/moved_elements.h"
 #include "tessera/relayout/relayout_cost.h"
+#include "tessera/tpu/target_profile.h"
+#include "tessera/tpu/xla_era.h"
 
 namespace tessera::explain {
 
 struct DiffOptions {
   // Tiles for an XLA side written without tiles, and for one written without any layout the
   // order the compiler gives a device array (layout_for_target; kNone: the layouts as written).
-  Target target = Target::kNone;
-  PredStorage pred = PredStorage::kTargetDefault;
-  XlaEra era = kCurrentXlaEra;  // the compiler whose choices `target` reproduces
+  tpu::TpuTarget target = {};  // none by default: layouts as written
   // The array ("f32[8,256]") for JAX reprs when no side is an XLA shape or NPU operand.
   std::string shape = {};
   bool measure = false;      // run the plan on this host instead of estimating its time

@@ -11,25 +11,22 @@
 #include "tessera/explain/layout_suggestions.h"
 #include "tessera/explain/padding_breakdown.h"
 #include "tessera/explain/program_fixes.h"
-#include "tessera/explain/target_profile.h"
+#include "tessera/tpu/target_profile.h"
 #include "tessera/xla/tiled_layout.h"
 
 namespace tessera::explain {
 
 struct ExplainOptions {
-  Target target = Target::kNone;
-  PredStorage pred = PredStorage::kTargetDefault;
+  tpu::TpuTarget target = {};  // none by default: the layout as written, in the current era
   std::size_t max_suggestions = 10;
   bool target_is_default = false;  // the text then says how to get the literal layout
   ShardSplit split = {};  // when the shape is one device's shard: the global dims and shard counts
-  XlaEra era = kCurrentXlaEra;  // the compiler whose choices a target reproduces
 };
 
 struct LayoutExplanation {
-  std::string input;              // the shape as the user wrote it
-  Target target = Target::kNone;  // the generation (kTpu resolved for the era)
-  XlaEra era = kCurrentXlaEra;
-  std::string tile_rule;  // how the tiles were chosen (empty without a target)
+  std::string input;           // the shape as the user wrote it
+  tpu::TpuTarget target = {};  // the target the layout was explained for (with its era)
+  std::string tile_rule;       // how the tiles were chosen (empty without a target)
   // When the compiler orders the dims of the device array otherwise than written: the written
   // order's layout and size (TileChoice::reordered).
   std::string written_order_layout;
@@ -51,7 +48,7 @@ struct LayoutExplanation {
 // Parses, applies the target profile (only to a shape written without tiles or E(n); a shape
 // written without a layout is a device array, ordered as the era's compiler orders it), and
 // explains. Throws tessera::Error for malformed shapes.
-// Example: explain_layout("s32[2048,1,128,128,4]{4,3,2,1,0}", {Target::kTpu}) -> layout
+// Example: explain_layout("s32[2048,1,128,128,4]{4,3,2,1,0}", {parse_tpu_target("tpu")}) -> layout
 //   s32[2048,1,128,128,4]{4,3,2,1,0:T(8,128)}, logical 512 MiB, size 16 GiB, padding 31/32, one
 //   padding source "dim 4: 4 -> 128 ... x32", first suggestion a minor_to_major without padding.
 //   Without the "{4,3,2,1,0}" the compiler stores it {3,4,2,1,0:T(4,128)} (512 MiB) and
@@ -80,7 +77,7 @@ std::string human_bytes(int64_t bytes);
 // s32[2048,1,128,128,4]{4,3,2,1,0} (why does it take 32x its size?).
 struct DefaultExample {
   std::string_view shape;
-  Target target;
+  std::string_view target;  // "tpu" or "none"
   std::string_view question;
 };
 std::vector<DefaultExample> default_examples();

@@ -43,14 +43,13 @@
 #include <vector>
 
 #include "tessera/explain/program_fixes.h"
-#include "tessera/explain/target_profile.h"
+#include "tessera/tpu/target_profile.h"
 #include "tessera/xla/shape.h"
 
 namespace tessera::explain {
 
 // `shape` is laid out as given (after apply_target); bytes_saved is left 0 for the caller.
-std::vector<ProgramFix> pad_fixes(const xla::Shape& shape, Target target, PredStorage pred,
-                                  const ShardSplit& split, int64_t beat_bytes,
-                                  XlaEra era = kCurrentXlaEra);
+std::vector<ProgramFix> pad_fixes(const xla::Shape& shape, const tpu::TpuTarget& target,
+                                  const ShardSplit& split, int64_t beat_bytes);
 
 }  // namespace tessera::explain

@@ -23,7 +23,7 @@
 #include <string>
 #include <vector>
 
-#include "tessera/explain/target_profile.h"
+#include "tessera/tpu/target_profile.h"
 #include "tessera/xla/shape.h"
 
 namespace tessera::explain {
@@ -49,21 +49,19 @@ bool is_sharded(const ShardSplit& split);
 
 // `shape` is laid out as given (after apply_target; the per-device shard when `split` is set);
 // `size_bytes` is its current size.
-std::vector<ProgramFix> program_fixes(const xla::Shape& shape, int64_t size_bytes, Target target,
-                                      PredStorage pred, std::size_t limit,
-                                      const ShardSplit& split = {}, XlaEra era = kCurrentXlaEra);
+std::vector<ProgramFix> program_fixes(const xla::Shape& shape, int64_t size_bytes,
+                                      const tpu::TpuTarget& target, std::size_t limit,
+                                      const ShardSplit& split = {});
 
 // The reshapes of `shape` that move no data, with the target's tiles (bytes_saved left 0):
 // merging a dim into its major neighbour when they are adjacent in minor_to_major, and on the
 // TPU the whole array as rows of 128 lanes when its element count is a multiple of 128.
 // s32[2048,1,128,128,4] -> s32[2048,1,128,512] ("x.reshape(2048, 1, 128, 512)"), ...
-std::vector<ProgramFix> reshape_fixes(const xla::Shape& shape, Target target, PredStorage pred,
-                                      XlaEra era = kCurrentXlaEra);
+std::vector<ProgramFix> reshape_fixes(const xla::Shape& shape, const tpu::TpuTarget& target);
 
-// `shape` with the tiles `target` chooses for its dims and order (Target::kNone keeps its own):
-// what XLA would give the array after the program changed it.
-xla::Shape with_target_tiles(xla::Shape shape, Target target, PredStorage pred,
-                             XlaEra era = kCurrentXlaEra);
+// `shape` with the tiles `target` chooses for its dims and order (a target without a generation
+// keeps its own): what XLA would give the array after the program changed it.
+xla::Shape with_target_tiles(xla::Shape shape, const tpu::TpuTarget& target);
 
 // "(2048, 1, 128, 512)", "(7,)": a Python tuple.
 std::string python_tuple(const std::vector<int64_t>& values);
@@ -73,7 +71,20 @@ std::string python_tuple(const std::vector<int64_t>& values);
 // gives".
 std::string transpose_cause(const xla::Shape& shape);
 
-// {kind, layout, size_bytes, bytes_saved, change, alternatives}
+// The members of a fix in the JSON reports, in their order: the one list of its keys, which every
+// writer of a fix follows (program_fix_json; the input report's streaming writer). `member` is
+// called as member(key, value) for kind, layout, size_bytes, bytes_saved, change, alternatives.
+template <class Member>
+void for_each_fix_member(const ProgramFix& fix, Member&& member) {
+  member("kind", fix.kind);
+  member("layout", fix.layout);
+  member("size_bytes", fix.size_bytes);
+  member("bytes_saved", fix.bytes_saved);
+  member("change", fix.change);
+  member("alternatives", fix.alternatives);
+}
+
+// {kind, layout, size_bytes, bytes_saved, change, alternatives}, by for_each_fix_member.
 nlohmann::ordered_json program_fix_json(const ProgramFix& fix);
 
 }  // namespace tessera::explain

@@ -13,27 +13,24 @@
 #include <optional>
 #include <string>
 
-#include "tessera/explain/target_profile.h"
+#include "tessera/tpu/target_profile.h"
 #include "tessera/xla/tiled_layout.h"
 
 namespace tessera::explain {
 
 struct TargetNote {
-  Target target = Target::kTpu;  // the generation (kTpu resolved)
-  bool target_named = false;     // the user named the generation (else "--target tpu")
-  std::string layout;            // canonical, with the target's tiles
+  tpu::TpuTarget target;  // the generation (alias set when named "tpu": "--target tpu")
+  std::string layout;     // canonical, with the target's tiles
   int64_t size_bytes = 0;
   int64_t unpadded_bytes = 0;
   std::string rule;
 };
 
 // The note for `shape` under `target`; nullopt when the shape names tiles or E(n) (nothing to
-// add) or the target is kNone. `order`: whether the compiler orders the dims (a shape written
-// without a layout) or the written order is kept.
-std::optional<TargetNote> target_note(const xla::Shape& shape, Target target = Target::kTpu,
-                                      PredStorage pred = PredStorage::kTargetDefault,
-                                      XlaEra era = kCurrentXlaEra,
-                                      DimensionOrder order = DimensionOrder::kAsWritten);
+// add) or the target has no generation. `order`: whether the compiler orders the dims (a shape
+// written without a layout) or the written order is kept.
+std::optional<TargetNote> target_note(const xla::Shape& shape, const tpu::TpuTarget& target,
+                                      tpu::DimensionOrder order = tpu::DimensionOrder::kAsWritten);
 
 // {target, layout, size_bytes, unpadded_bytes, size_text, rule}
 nlohmann::ordered_json target_note_json(const TargetNote& note);

@@ -16,17 +16,16 @@
 #include <vector>
 
 #include "tessera/explain/program_fixes.h"
-#include "tessera/explain/target_profile.h"
 #include "tessera/inputs/input_arrays.h"
+#include "tessera/tpu/target_profile.h"
 
 namespace tessera::inputs {
 
 struct InputOptions {
-  explain::Target target = explain::Target::kTpu;  // tiles for shapes written without them
-  explain::PredStorage pred = explain::PredStorage::kTargetDefault;
+  // Tiles for shapes written without them, and the compiler whose choices they reproduce.
+  tpu::TpuTarget target = tpu::parse_tpu_target("tpu");
   std::vector<int64_t> shards;  // shards per dimension (empty: whole arrays)
   std::size_t max_fixes = 5;
-  explain::XlaEra era = explain::kCurrentXlaEra;
 };
 
 struct ArrayExplanation {

@@ -1,7 +1,7 @@
 // The layout today's TPU compiler gives a device array (XLA era 2026: libtpu 0.0.42.1), found by
 // compiling arrays deviceless for every generation (tools/tpu_oracle) and written down as data.
 // Nothing of libtpu is copied; every rule is an observation with the sweep that shows it
-// (tests/fixtures/tpu_oracle/, checked by tests/explain/tpu_compiler_model_test.cpp).
+// (tests/fixtures/tpu_oracle/, checked by tests/tpu/compiler_model_test.cpp).
 //
 // Three rules decide the layout of an array of type t and dims d on generation g:
 //
@@ -31,43 +31,48 @@
 #include <vector>
 
 #include "tessera/element_type.h"
-#include "tessera/explain/target_profile.h"
+#include "tessera/tpu/target_profile.h"
 #include "tessera/xla/shape.h"
 
-namespace tessera::explain {
+namespace tessera::tpu {
+
+// The functions below read `target`'s generation and pred storage (its era is this model's,
+// 2026, whatever it says) and throw Error(kInvalid) for a target without a generation.
 
 // The tiles the compiler gives `type` laid out with physical dims `physical_order_dims` (most
-// major first) on `target` (a generation, not kNone). The rule text says which row applied
-// (left empty without `with_rule`: the words cost more than the tiles).
-// Example: libtpu_tiles(kS8, {64, 1000}, kTpuV5e) -> (32,128)(4,1), "8-bit, second minor 64,
+// major first). For a type the model has no observation of (libtpu_models false) the era-2020
+// tiles, and the rule says so. The rule text is left empty without `with_rule` (the words cost
+// more than the tiles).
+// Example: libtpu_tiles(kS8, {64, 1000}, {tpu-v5e}) -> (32,128)(4,1), "8-bit, second minor 64,
 //   a multiple of 32 -> 32 rows".
 TileChoice libtpu_tiles(ElementType type, std::span<const int64_t> physical_order_dims,
-                        Target target, PredStorage pred = PredStorage::kTargetDefault,
-                        bool with_rule = true);
+                        const TpuTarget& target, bool with_rule = true);
 
 // The minor_to_major the compiler gives a device array of `dims` (rule 3).
-// Example: libtpu_minor_to_major(kF32, {1024, 3}, kTpuV5e) == {0, 1}.
+// Example: libtpu_minor_to_major(kF32, {1024, 3}, {tpu-v5e}) == {0, 1}.
 std::vector<int64_t> libtpu_minor_to_major(ElementType type, std::span<const int64_t> dims,
-                                           Target target,
-                                           PredStorage pred = PredStorage::kTargetDefault);
+                                           const TpuTarget& target);
 
 // The whole device layout: libtpu_minor_to_major, then libtpu_tiles for that order.
-xla::Shape libtpu_device_shape(ElementType type, std::span<const int64_t> dims, Target target,
-                               PredStorage pred = PredStorage::kTargetDefault,
-                               TileChoice* choice = nullptr);
+xla::Shape libtpu_device_shape(ElementType type, std::span<const int64_t> dims,
+                               const TpuTarget& target, TileChoice* choice = nullptr);
 
 // The bytes of libtpu_device_shape's layout, TiledLayout(libtpu_device_shape(...)).size_bytes(),
 // computed without building the layout: the advice (device_rewrites.h) sizes dozens of new arrays
 // per array explained. With kAsWritten, the bytes of the dims kept in the written (descending)
 // order with the compiler's tiles for it. Throws Error(kOverflow) when the size does not fit.
-// Example: libtpu_device_bytes(kF32, {1024, 3}, kTpuV5e) == 16384 (kAsWritten: 524288).
-int64_t libtpu_device_bytes(ElementType type, std::span<const int64_t> dims, Target target,
-                            PredStorage pred = PredStorage::kTargetDefault,
+// Example: libtpu_device_bytes(kF32, {1024, 3}, {tpu-v5e}) == 16384 (kAsWritten: 524288).
+int64_t libtpu_device_bytes(ElementType type, std::span<const int64_t> dims,
+                            const TpuTarget& target,
                             DimensionOrder order = DimensionOrder::kCompilerChooses);
 
 // False for the types libtpu 0.0.42.1 does not compile as device arrays (s2 and u2 abort it; s1
 // and u1 have no JAX type): those keep the 2020 profile's tiles and their written order.
 bool libtpu_compiles(ElementType type);
+
+// True when the model has an observation for `type` stored as `target` stores it: the type
+// compiles and its stored packing has rows (pred in 1 bit has none).
+bool libtpu_models(ElementType type, const TpuTarget& target);
 
 // The model's rules, one line each with the sweep that shows it, for --list-targets and docs.
 struct CompilerRule {
@@ -77,4 +82,4 @@ struct CompilerRule {
 };
 std::span<const CompilerRule> libtpu_rules();
 
-}  // namespace tessera::explain
+}  // namespace tessera::tpu

@@ -4,16 +4,15 @@
 //
 //   era    what it reproduces                                      evidence
 //   2026   libtpu 0.0.42.1 (jax 0.10.2): the default               tests/fixtures/tpu_oracle/
-//   2020   the 2019-2021 compilers of the public OOM reports       tpu_generations.cpp's rows
+//   2020   the 2019-2021 compilers of the public OOM reports       generations.cpp's rows
 //
 // Example: parse_xla_era("2020") == XlaEra::k2020; xla_era_name(kCurrentXlaEra) == "2026".
 #pragma once
 
 #include <optional>
-#include <span>
 #include <string_view>
 
-namespace tessera::explain {
+namespace tessera::tpu {
 
 enum class XlaEra { k2020, k2026 };
 
@@ -24,10 +23,9 @@ XlaEra parse_xla_era(std::string_view name);
 std::string_view xla_era_name(XlaEra era);
 // One line: the compiler the era reproduces and where its evidence is.
 std::string_view xla_era_description(XlaEra era);
-std::span<const XlaEra> xla_eras();
 
 // The era a front end uses: the name it was given, else TESSERA_XLA_ERA when set and not empty,
 // else kCurrentXlaEra. Throws like parse_xla_era, naming the variable when it is the cause.
 XlaEra xla_era_or_environment(std::optional<std::string_view> given);
 
-}  // namespace tessera::explain
+}  // namespace tessera::tpu

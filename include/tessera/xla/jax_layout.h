@@ -18,7 +18,7 @@
 
 #include "tessera/xla/shape.h"
 
-namespace tessera::inputs {
+namespace tessera::xla {
 
 struct JaxLayout {
   std::vector<int64_t> major_to_minor;
@@ -53,4 +53,4 @@ std::string jax_layout_repr(const xla::Layout& layout);
 // "JAX major_to_minor (0, 1) is XLA minor_to_major {1,0}: the same order reversed"
 std::string jax_order_note(const JaxLayout& layout);
 
-}  // namespace tessera::inputs
+}  // namespace tessera::xla
