@@ -1,6 +1,6 @@
 """Whether a benchmark run was quiet enough to publish: the load average recorded before and after
 it, and the spread of its repetitions. On a busy machine the copy ran at a third of its quiet
-speed with a 26-34% spread (docs/notes/2026-11-27-quiet-runs.md); such runs are kept out of the
+speed with a 26-34% spread (docs/notes/2026-11-27-size-classes.md); such runs are kept out of the
 docs and out of the planner's acceptance.
 
 Used by bench/planner_acceptance.py, bench/record_results.py and tools/docs/performance.py.
