@@ -156,7 +156,8 @@ const RelayoutCase kCases1GiB[] = {
 // The options of BM_Relayout's plan: the benchmark's threads, TESSERA_VARIANT's variant if set.
 relayout::RelayoutOptions relayout_options() {
   const char* variant = std::getenv("TESSERA_VARIANT");
-  return {.threads = bench_threads(), .variant = variant != nullptr ? variant : ""};
+  return {.threads = bench_threads(),
+          .variant = relayout::ForcedVariant::parse(variant != nullptr ? variant : "")};
 }
 
 // The buffers of the case being measured; one case is held at a time.
@@ -242,8 +243,9 @@ void BM_Relayout(benchmark::State& state, const RelayoutCase* c) {
 void BM_Variant(benchmark::State& state, const RelayoutCase* c, const std::string& variant) {
   CaseData& data = case_data(*c);
   run_plan(state, data,
-           relayout::plan(*data.from.map, *data.to.map,
-                          {.threads = bench_threads(), .variant = variant}));
+           relayout::plan(
+               *data.from.map, *data.to.map,
+               {.threads = bench_threads(), .variant = relayout::ForcedVariant::parse(variant)}));
 }
 
 // The planner's plan with the transposes' shuffles left out: the same lines read and written in

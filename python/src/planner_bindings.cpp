@@ -44,12 +44,16 @@ nb::list tune(std::optional<std::vector<int>> threads, double seconds, bool pati
     report = relayout::tune(options);
   }
   if (save && !file.empty()) relayout::save_wisdom(file);
+  // What was measured is kept (and saved); a class left unmeasured fails, as `tessera tune` does.
+  relayout::require_every_problem_measured(report);
   nb::list choices;
   for (const relayout::TuneChoice& c : report.choices) {
     nb::dict d;
     d["problem"] = c.problem;
     d["variant"] = c.variant.empty() ? nb::none() : nb::cast(c.variant);
     d["model_variant"] = c.model_variant;
+    d["fastest"] = c.fastest;
+    d["fastest_ratio"] = c.fastest_ratio;
     d["ratio"] = c.ratio;
     d["model_ratio"] = c.model_ratio;
     d["variants"] = c.variants;
@@ -75,10 +79,12 @@ void bind_planner(nb::module_& module) {
       "Measures which kernel variants run fastest on this host, as `tessera tune` does, and\n"
       "writes them to the wisdom file (default: $XDG_CACHE_HOME/tessera/wisdom.json) that\n"
       "every later conversion reads. threads: thread counts to tune (default 1 and all\n"
-      "cores); seconds: the whole run's cap (default 8, patient 60); classes: kernel\n"
+      "cores); seconds: the whole run's cap (default 10, patient 60); classes: kernel\n"
       "classes (default all, see kernel_classes()); progress: callable(job, jobs, what).\n"
-      "Returns one dict per problem class: problem, variant (None when time ran out),\n"
-      "model_variant, ratio and model_ratio (to a copy), variants, tries, why.\n"
+      "Returns one dict per problem class (kernel class, element size, row pitch, size class,\n"
+      "threads): problem, variant, model_variant, fastest, ratio, model_ratio and\n"
+      "fastest_ratio (to a copy), variants, tries, why. Raises ArgumentError naming the\n"
+      "classes left unmeasured when time ran out first (what was measured is saved).\n"
       "Wisdom changes only speed, never the bytes a conversion writes.");
   module.def("export_wisdom", &relayout::export_wisdom,
              "The wisdom in use as JSON text (this host's choices and other hosts' kept ones).");

@@ -74,13 +74,14 @@ void add_constructor(nb::class_<relayout::RelayoutPlan>& plan_class) {
          std::string_view planner, std::string variant) {
         const relayout::PlannerMode mode = relayout::parse_planner_mode(planner);
         nb::gil_scoped_release release;  // `measure` may time candidates for seconds
-        new (self) relayout::RelayoutPlan(relayout::plan(source, destination,
-                                                         {.threads = threads,
-                                                          .fill_bits = fill_bits,
-                                                          .keep_padding = keep_padding,
-                                                          .sign_extend = sign_extend,
-                                                          .planner = mode,
-                                                          .variant = std::move(variant)}));
+        new (self) relayout::RelayoutPlan(
+            relayout::plan(source, destination,
+                           {.threads = threads,
+                            .fill_bits = fill_bits,
+                            .keep_padding = keep_padding,
+                            .sign_extend = sign_extend,
+                            .planner = mode,
+                            .variant = relayout::ForcedVariant::parse(variant)}));
       },
       nb::arg("source"), nb::arg("destination"), nb::kw_only(), nb::arg("threads") = 0,
       nb::arg("fill_bits") = 0, nb::arg("keep_padding") = false, nb::arg("sign_extend") = false,

@@ -7,11 +7,11 @@
 #include <array>
 #include <cctype>
 #include <cstring>
-#include <span>
 
 #include "relayout/host_profile.h"
 #include "relayout/simd_kernels.h"
 #include "tessera/error.h"
+#include "tessera/relayout/planner.h"
 #include "tessera/utf8_text.h"
 
 namespace tessera::relayout {
@@ -65,52 +65,167 @@ Parameters parameters_of(KernelClass k) {
   return p;
 }
 
-constexpr int kRowChoices[] = {16, 32, 64, 128};
-constexpr int kGroupChoices[] = {256, 512, 1024, 2048, 4096};
+// The variant tokens, one table from which the parser, the names, `tessera tune --list` and the
+// docs (docs/howto/tuning.md, generated from `tune --list`) all come.
+enum class Parameter : uint8_t {
+  kWalk,
+  kRows,
+  kRealigned,
+  kPrefetch,
+  kGroup,
+  kStore,
+  kSimd,
+  kTwoBands,
+  kPages,
+  kPieces
+};
+
+struct Token {
+  Parameter parameter;
+  const char* text;
+  int value;
+};
+
+constexpr Token kTokens[] = {
+    {Parameter::kWalk, "src", static_cast<int>(Walk::kSource)},
+    {Parameter::kWalk, "few", static_cast<int>(Walk::kFewerStreams)},
+    {Parameter::kRows, "r16", 16},
+    {Parameter::kRows, "r32", 32},
+    {Parameter::kRows, "r64", 64},
+    {Parameter::kRows, "r128", 128},
+    {Parameter::kRealigned, "ra64", 64},
+    {Parameter::kPrefetch, "pf0", static_cast<int>(Prefetch::kNone)},
+    {Parameter::kPrefetch, "l1", static_cast<int>(Prefetch::kL1)},
+    {Parameter::kPrefetch, "l2", static_cast<int>(Prefetch::kL2)},
+    {Parameter::kGroup, "g256", 256},
+    {Parameter::kGroup, "g512", 512},
+    {Parameter::kGroup, "g1024", 1024},
+    {Parameter::kGroup, "g2048", 2048},
+    {Parameter::kGroup, "g4096", 4096},
+    {Parameter::kStore, "auto", static_cast<int>(StoreMode::kAuto)},
+    {Parameter::kStore, "plain", static_cast<int>(StoreMode::kPlain)},
+    {Parameter::kStore, "stream", static_cast<int>(StoreMode::kStream)},
+    {Parameter::kStore, "staged", static_cast<int>(StoreMode::kStaged)},
+    {Parameter::kSimd, "avx2", static_cast<int>(Simd::kAvx2)},
+    {Parameter::kSimd, "best", static_cast<int>(Simd::kBest)},  // and the best target's name
+    {Parameter::kTwoBands, "2band", 1},
+    {Parameter::kPages, "huge", 1},
+    {Parameter::kPages, "4k", 0},
+    {Parameter::kPieces, "p1m", 1},
+    {Parameter::kPieces, "p4m", 4},
+};
+
+struct ParameterInfo {
+  Parameter parameter;
+  const char* name;
+  const char* meaning;
+};
+
+constexpr ParameterInfo kParameters[] = {
+    {Parameter::kWalk, "walk",
+     "runs: follow the source's order, or the side that leaves the other fewer streams open"},
+    {Parameter::kRows, "rows", "transposes: source rows read at a time"},
+    {Parameter::kRealigned, "realign",
+     "tile transposes into Fortran order: blocks of at least 64 rows"},
+    {Parameter::kPrefetch, "prefetch", "transposes: no prefetches, or into the L1 or the L2"},
+    {Parameter::kGroup, "group", "transposes: source lines prefetched per group, a group ahead"},
+    {Parameter::kStore, "store",
+     "the size rules, ordinary stores, non-temporal stores, or through an L1 stage (transposes)"},
+    {Parameter::kSimd, "simd",
+     "AVX2 code, or the best SIMD target's (also named by its Highway name, e.g. avx3)"},
+    {Parameter::kTwoBands, "two bands", "transposes: two bands of rows, half the matrix apart"},
+    {Parameter::kPages, "pages", "advise 2 MiB pages for both buffers, or leave 4 KiB pages"},
+    {Parameter::kPieces, "pieces", "thread split: pieces of 1 MiB or of 4 MiB"},
+};
+
+const char* token_text(Parameter p, int value) {
+  for (const Token& t : kTokens) {
+    if (t.parameter == p && t.value == value) return t.text;
+  }
+  return "?";
+}
+
+// The values a parameter's tokens give, in the table's order (rows, groups).
+std::vector<int> token_values(Parameter p) {
+  std::vector<int> out;
+  for (const Token& t : kTokens) {
+    if (t.parameter == p) out.push_back(t.value);
+  }
+  return out;
+}
 
 std::string lower(std::string text) {
   for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return text;
 }
 
-// The best SIMD target's token ("avx3", "avx3_zen4"), and AVX2's.
+// The best SIMD target's token ("avx3", "avx3_zen4").
 std::string best_simd_token() {
   return lower(stream_target(false));
 }
 
-const char* store_token(StoreMode s) {
-  switch (s) {
-    case StoreMode::kAuto:
-      return "auto";
-    case StoreMode::kPlain:
-      return "plain";
-    case StoreMode::kStream:
-      return "stream";
-    case StoreMode::kStaged:
-      return "staged";
-  }
-  return "auto";
-}
-
-const char* prefetch_token(Prefetch p) {
-  return p == Prefetch::kNone ? "pf0" : p == Prefetch::kL1 ? "l1" : "l2";
-}
-
 std::string known_tokens() {
-  return "src, few, r16, r32, r64, r128, ra64, pf0, l1, l2, g256, g512, g1024, g2048, g4096, "
-         "auto, plain, stream, staged, avx2, " +
-         best_simd_token() + ", 2band, huge, 4k, p1m, p4m";
+  std::vector<std::string> texts;
+  for (const Token& t : kTokens) texts.emplace_back(t.text);
+  texts.push_back(best_simd_token());
+  return fmt::format("{}", fmt::join(texts, ", "));
 }
 
 [[noreturn]] void refuse(std::string_view name, std::string_view token, const char* why) {
-  throw Error(ErrorKind::kArgument,
+  throw Error(ErrorKind::kInvalid,
               fmt::format("variant '{}': {} '{}' (known tokens, joined by '-': {})",
                           printable_utf8(name), why, printable_utf8(token), known_tokens()));
 }
 
-void set_once(bool& seen, std::string_view name, std::string_view token) {
-  if (seen) refuse(name, token, "a second value for the same parameter");
-  seen = true;
+// Sets one parameter of `t` from a token of the table.
+void set_token(VariantTokens& t, const Token& token, std::string_view name) {
+  KernelVariant& v = t.values;
+  bool* seen = nullptr;
+  switch (token.parameter) {
+    case Parameter::kWalk:
+      seen = &t.walk;
+      v.walk = static_cast<Walk>(token.value);
+      break;
+    case Parameter::kRows:
+      seen = &t.band_rows;
+      v.band_rows = token.value;
+      break;
+    case Parameter::kRealigned:
+      seen = &t.realigned_rows;
+      v.realigned_rows = token.value;
+      break;
+    case Parameter::kPrefetch:
+      seen = &t.prefetch;
+      v.prefetch = static_cast<Prefetch>(token.value);
+      break;
+    case Parameter::kGroup:
+      seen = &t.group_lines;
+      v.group_lines = token.value;
+      break;
+    case Parameter::kStore:
+      seen = &t.store;
+      v.store = static_cast<StoreMode>(token.value);
+      break;
+    case Parameter::kSimd:
+      seen = &t.simd;
+      v.simd = static_cast<Simd>(token.value) == Simd::kAvx2 && simd_has_choice() ? Simd::kAvx2
+                                                                                  : Simd::kBest;
+      break;
+    case Parameter::kTwoBands:
+      seen = &t.two_bands;
+      v.two_bands = token.value != 0;
+      break;
+    case Parameter::kPages:
+      seen = &t.huge_pages;
+      v.huge_pages = token.value != 0;
+      break;
+    case Parameter::kPieces:
+      seen = &t.piece_mib;
+      v.piece_mib = token.value;
+      break;
+  }
+  if (*seen) refuse(name, token.text, "a second value for the same parameter");
+  *seen = true;
 }
 
 }  // namespace
@@ -143,59 +258,32 @@ bool simd_has_choice() {
 
 VariantTokens parse_variant(std::string_view name) {
   VariantTokens t;
-  KernelVariant& v = t.values;
   if (name.empty()) return t;
   const std::string best = best_simd_token();
   std::size_t start = 0;
   while (start <= name.size()) {
     const std::size_t end = std::min(name.find('-', start), name.size());
-    const std::string_view token = name.substr(start, end - start);
+    const std::string_view text = name.substr(start, end - start);
     start = end + 1;
-    if (token.empty()) refuse(name, token, "an empty token");
-    if (token == "src" || token == "few") {
-      set_once(t.walk, name, token);
-      v.walk = token == "src" ? Walk::kSource : Walk::kFewerStreams;
-    } else if (token == "ra64") {
-      set_once(t.realigned_rows, name, token);
-      v.realigned_rows = 64;
-    } else if (token == "pf0" || token == "l1" || token == "l2") {
-      set_once(t.prefetch, name, token);
-      v.prefetch = token == "pf0" ? Prefetch::kNone : token == "l1" ? Prefetch::kL1 : Prefetch::kL2;
-    } else if (token == "auto" || token == "plain" || token == "stream" || token == "staged") {
-      set_once(t.store, name, token);
-      v.store = token == "auto"     ? StoreMode::kAuto
-                : token == "plain"  ? StoreMode::kPlain
-                : token == "stream" ? StoreMode::kStream
-                                    : StoreMode::kStaged;
-    } else if (token == "avx2" || token == best || token == "best") {
-      set_once(t.simd, name, token);
-      v.simd = token == "avx2" && simd_has_choice() ? Simd::kAvx2 : Simd::kBest;
-    } else if (token == "2band") {
-      set_once(t.two_bands, name, token);
-      v.two_bands = true;
-    } else if (token == "huge" || token == "4k") {
-      set_once(t.huge_pages, name, token);
-      v.huge_pages = token == "huge";
-    } else if (token == "p1m" || token == "p4m") {
-      set_once(t.piece_mib, name, token);
-      v.piece_mib = token == "p1m" ? 1 : 4;
-    } else if (token.size() > 1 && (token[0] == 'r' || token[0] == 'g')) {
-      const std::string digits(token.substr(1));
-      const bool rows = token[0] == 'r';
-      int value = 0;
-      for (const int choice :
-           rows ? std::span<const int>(kRowChoices) : std::span<const int>(kGroupChoices)) {
-        if (digits == std::to_string(choice)) value = choice;
-      }
-      if (value == 0) refuse(name, token, "an unknown token");
-      set_once(rows ? t.band_rows : t.group_lines, name, token);
-      (rows ? v.band_rows : v.group_lines) = value;
-    } else {
-      refuse(name, token, "an unknown token");
+    if (text.empty()) refuse(name, text, "an empty token");
+    const Token* found = nullptr;
+    for (const Token& token : kTokens) {
+      if (text == token.text) found = &token;
     }
+    static constexpr Token kBest{Parameter::kSimd, "best", static_cast<int>(Simd::kBest)};
+    if (found == nullptr && text == best) found = &kBest;
+    if (found == nullptr) refuse(name, text, "an unknown token");
+    set_token(t, *found, name);
     if (end == name.size()) break;
   }
   return t;
+}
+
+ForcedVariant ForcedVariant::parse(std::string_view name) {
+  ForcedVariant forced;
+  forced.name_ = std::string(name);
+  if (!name.empty()) forced.values_ = std::make_shared<const Values>(Values{parse_variant(name)});
+  return forced;
 }
 
 KernelVariant apply_tokens(KernelVariant base, const VariantTokens& forced) {
@@ -225,21 +313,30 @@ std::string variant_name(KernelClass k, const KernelVariant& given) {
   const KernelVariant v = resolved(given);
   const Parameters p = parameters_of(k);
   std::vector<std::string> tokens;
-  if (p.walk) tokens.emplace_back(v.walk == Walk::kSource ? "src" : "few");
+  const auto add = [&](Parameter parameter, int value) {
+    tokens.emplace_back(token_text(parameter, value));
+  };
+  if (p.walk) add(Parameter::kWalk, static_cast<int>(v.walk));
   if (p.store) {
     // A plain transpose's own way of streaming is the stage.
     const StoreMode store =
         k == KernelClass::kTranspose && v.store == StoreMode::kAuto ? StoreMode::kStaged : v.store;
-    tokens.emplace_back(store_token(store));
+    add(Parameter::kStore, static_cast<int>(store));
   }
-  if (p.rows) tokens.push_back(fmt::format("r{}", v.band_rows));
-  if (p.prefetch) tokens.emplace_back(prefetch_token(v.prefetch));
-  if (p.group && v.prefetch != Prefetch::kNone) tokens.push_back(fmt::format("g{}", v.group_lines));
-  if (simd_has_choice()) tokens.push_back(v.simd == Simd::kAvx2 ? "avx2" : best_simd_token());
-  if (p.realigned && v.realigned_rows > 0) tokens.emplace_back("ra64");
-  if (p.two_bands && v.two_bands) tokens.emplace_back("2band");
-  if (v.huge_pages) tokens.emplace_back("huge");
-  if (v.piece_mib != 1) tokens.emplace_back("p4m");
+  if (p.rows) add(Parameter::kRows, v.band_rows);
+  if (p.prefetch) add(Parameter::kPrefetch, static_cast<int>(v.prefetch));
+  if (p.group && v.prefetch != Prefetch::kNone) add(Parameter::kGroup, v.group_lines);
+  if (simd_has_choice()) {
+    if (v.simd == Simd::kAvx2) {
+      add(Parameter::kSimd, static_cast<int>(Simd::kAvx2));
+    } else {
+      tokens.push_back(best_simd_token());
+    }
+  }
+  if (p.realigned && v.realigned_rows > 0) add(Parameter::kRealigned, v.realigned_rows);
+  if (p.two_bands && v.two_bands) add(Parameter::kTwoBands, 1);
+  if (v.huge_pages) add(Parameter::kPages, 1);
+  if (v.piece_mib != 1) add(Parameter::kPieces, v.piece_mib);
   return fmt::format("{}", fmt::join(tokens, "-"));
 }
 
@@ -257,6 +354,18 @@ KernelVariant model_variant(KernelClass k) {
   if (k == KernelClass::kTranspose) v.store = StoreMode::kStaged;
   if (k == KernelClass::kTileTranspose && prior.realigned_rows_64) v.realigned_rows = 64;
   return resolved(v);
+}
+
+std::vector<VariantTokenGroup> variant_tokens() {
+  std::vector<VariantTokenGroup> out;
+  for (const ParameterInfo& info : kParameters) {
+    VariantTokenGroup group{info.name, {}, info.meaning};
+    for (const Token& t : kTokens) {
+      if (t.parameter == info.parameter) group.tokens.emplace_back(t.text);
+    }
+    out.push_back(std::move(group));
+  }
+  return out;
 }
 
 std::vector<KernelVariant> candidate_variants(KernelClass k) {
@@ -290,14 +399,15 @@ std::vector<KernelVariant> candidate_variants(KernelClass k) {
     }
   }
   if (p.rows) {
-    for (const int rows : kRowChoices) changed([rows](KernelVariant& v) { v.band_rows = rows; });
+    for (const int rows : token_values(Parameter::kRows))
+      changed([rows](KernelVariant& v) { v.band_rows = rows; });
   }
   if (p.prefetch) {
     for (const Prefetch f : {Prefetch::kNone, Prefetch::kL1, Prefetch::kL2})
       changed([f](KernelVariant& v) { v.prefetch = f; });
   }
   if (p.group) {
-    for (const int lines : kGroupChoices) {
+    for (const int lines : token_values(Parameter::kGroup)) {
       if (lines < 512) continue;  // 0.75-0.78 of a copy at 256 (portable_transpose.cpp)
       changed([lines](KernelVariant& v) { v.group_lines = lines; });
     }

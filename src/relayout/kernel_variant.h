@@ -5,27 +5,16 @@
 //
 // A variant's name is its values joined by '-', e.g. "staged-r32-l1-g1024-avx3" (transposes) or
 // "src-auto" (runs); a name may give only some values ("r64-l2"), the rest then come from the
-// planner. Tokens:
-//   walk    src | few          runs: follow the source's order, or the side that leaves the other
-//                              fewer streams open (copy_kernels.cpp, order_runs_walk)
-//   rows    r16 r32 r64 r128   transposes: source rows read at a time (band)
-//   ra64                       tile transposes into Fortran-order rows: blocks of at least 64 rows
-//   fetch   pf0 | l1 | l2      transposes: no prefetches, or into the L1 or L2
-//   group   g256 ... g4096     transposes: source lines prefetched per group, a group ahead
-//   store   auto | plain | stream | staged
-//                              large outputs: the size rules, ordinary stores, non-temporal
-//                              stores from registers, or through an L1 stage (transposes)
-//   simd    avx2 | <best>      where the CPU has wider vectors than AVX2: AVX2 code, or the best
-//                              target's (its Highway name in lower case, e.g. avx3)
-//   2band                      transposes: two bands of rows, half the matrix apart, in flight
-//   huge                       advise 2 MiB pages for both buffers before running
-//   p4m                        thread split: pieces of 4 MiB instead of 1 MiB
+// planner. The tokens are one table in kernel_variant.cpp (variant_tokens() in planner.h lists
+// it, `tessera tune --list` prints it, docs/howto/tuning.md's table is generated from that).
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "tessera/relayout/forced_variant.h"
 
 namespace tessera::relayout {
 
@@ -81,9 +70,18 @@ struct VariantTokens {
        piece_mib = false;
 };
 
-// Parses "r64-l2" and the like. Throws Error(kArgument) naming an unknown or repeated token and
+// Parses "r64-l2" and the like. Throws Error(kInvalid) naming an unknown or repeated token and
 // listing the known ones.
 VariantTokens parse_variant(std::string_view name);
+
+}  // namespace tessera::relayout
+
+// The values a forced name sets (forced_variant.h), parsed once.
+struct tessera::relayout::ForcedVariant::Values {
+  VariantTokens tokens;
+};
+
+namespace tessera::relayout {
 
 // `base` with the values `forced` sets.
 KernelVariant apply_tokens(KernelVariant base, const VariantTokens& forced);

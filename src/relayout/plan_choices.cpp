@@ -12,29 +12,20 @@
 #endif
 
 namespace tessera::relayout {
-namespace {
-
-// Outputs from this size stream (relayout_plan.cpp); wisdom is measured for them.
-constexpr int64_t kLargeBytes = int64_t{4} << 20;
-
-bool any_token(const VariantTokens& t) {
-  return t.walk || t.band_rows || t.realigned_rows || t.prefetch || t.group_lines || t.store ||
-         t.simd || t.two_bands || t.huge_pages || t.piece_mib;
-}
-
-}  // namespace
+namespace {}  // namespace
 
 VariantChooser::VariantChooser(const RelayoutOptions& options, int threads,
-                               int64_t destination_bytes, bool fits_cache)
+                               int64_t destination_bytes, SizeClass size,
+                               const ClassVariant* forced)
     : mode_(options.planner),
-      forced_(parse_variant(options.variant)),
+      forced_(options.variant),
+      forced_value_(forced),
       threads_(threads),
-      large_(destination_bytes >= kLargeBytes),
-      fits_cache_(fits_cache) {
-  any_forced_ = any_token(forced_);
-  const double cap = options.planner_seconds > 0                ? options.planner_seconds
-                     : options.planner == PlannerMode::kPatient ? 20.0
-                                                                : 2.0;
+      large_(destination_bytes >= kWisdomBytes),
+      size_(size) {
+  const double cap = options.planner_seconds > 0
+                         ? options.planner_seconds
+                         : planner_mode_info(options.planner).default_seconds;
   deadline_ = std::chrono::steady_clock::now() +
               std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                   std::chrono::duration<double>(cap));
@@ -42,28 +33,37 @@ VariantChooser::VariantChooser(const RelayoutOptions& options, int threads,
 
 ChosenVariant VariantChooser::choose(KernelClass k, int source_bits, const std::string& pitch) {
   ChosenVariant chosen{model_variant(k), "model", pitch};
+  if (forced_value_ != nullptr) {
+    if (k == forced_value_->kernel_class) {
+      chosen.variant = forced_value_->variant;
+      chosen.origin = "forced";
+    }
+    chosen.variant = resolved(chosen.variant);
+    return chosen;
+  }
   if (k != KernelClass::kNone && large_) {
-    const ProblemKey key{k, std::max(1, source_bits / 8), pitch, threads_};
+    const ProblemKey key{k, std::max(1, source_bits / 8), pitch, threads_, size_};
     std::optional<FoundWisdom> found = find_wisdom(key);
     const bool stale =
         found &&
         (!found->exact || (mode_ == PlannerMode::kPatient && found->choice.mode != "patient"));
-    if (mode_ != PlannerMode::kEstimate && (!found || stale) &&
-        std::chrono::steady_clock::now() < deadline_) {
-      if (measure_problem(key, mode_, deadline_)) found = find_wisdom(key);
+    if (mode_ != PlannerMode::kEstimate && (!found || stale)) {
+      if (std::chrono::steady_clock::now() < deadline_ && measure_problem(key, mode_, deadline_)) {
+        found = find_wisdom(key);
+      } else if (!found) {
+        chosen.origin = "model; not measured: out of time";
+      }
     }
     if (found) {
-      VariantTokens tokens = parse_variant(found->choice.variant);
-      const bool runs =
-          k == KernelClass::kRuns || k == KernelClass::kRunsTile || k == KernelClass::kRunsSpread;
-      if (runs && fits_cache_) tokens.store = false;  // the model's `auto`: the size rule
-      chosen.variant = apply_tokens(chosen.variant, tokens);
+      // Wisdom decides wherever it exists: no rule about the caches overrides it (its size class
+      // was measured on a proxy of that class).
+      chosen.variant = apply_tokens(chosen.variant, parse_variant(found->choice.variant));
       chosen.origin = fmt::format("measured {} on this host", found->choice.measured);
       if (!found->exact) chosen.origin += fmt::format(" for {}", found->key);
     }
   }
-  if (any_forced_) {
-    chosen.variant = apply_tokens(chosen.variant, forced_);
+  if (!forced_.empty()) {
+    chosen.variant = apply_tokens(chosen.variant, forced_.values().tokens);
     chosen.origin = "forced";
   }
   chosen.variant = resolved(chosen.variant);

@@ -8,6 +8,7 @@
 
 #include "relayout/copy_kernels.h"
 #include "relayout/kernel_variant.h"
+#include "relayout/size_class.h"
 #include "tessera/relayout/relayout_plan.h"
 
 namespace tessera::relayout {
@@ -18,25 +19,31 @@ struct ChosenVariant {
   std::string pitch;      // the box's row pitch class (plan_classes.h), as looked up
 };
 
+// Outputs from this size stream (relayout_plan.cpp); wisdom is measured and read for them.
+constexpr int64_t kWisdomBytes = int64_t{4} << 20;
+
+// A variant given as a value for one kernel class (the tuner's candidates).
+struct ClassVariant {
+  KernelClass kernel_class = KernelClass::kNone;
+  KernelVariant variant;
+};
+
 class VariantChooser {
  public:
-  // `fits_cache`: what the plan's kernels write fits the last-level cache (relayout_plan.cpp,
-  // choose_streaming). Throws Error(kArgument) for an unknown token in options.variant.
+  // `size`: the plan's size class (size_class.h), which its wisdom is looked up in. `forced`
+  // (may be null): boxes of its class run its variant, the others the model's. Throws
+  // Error(kInvalid) for an unknown token in options.variant.
   VariantChooser(const RelayoutOptions& options, int threads, int64_t destination_bytes,
-                 bool fits_cache);
+                 SizeClass size, const ClassVariant* forced);
   ChosenVariant choose(KernelClass k, int source_bits, const std::string& pitch);
 
  private:
   PlannerMode mode_;
-  VariantTokens forced_;
-  bool any_forced_ = false;
+  ForcedVariant forced_;
+  const ClassVariant* forced_value_;
   int threads_;
   bool large_;  // wisdom is measured for outputs the kernels stream (4 MiB and more)
-  // What the kernels write stays in the last-level cache (three quarters of it, the size rule
-  // of relayout_plan.cpp): runs keep the size rule's stores there, since wisdom measured them on
-  // proxies larger than the cache (an NPU image of 12.8 MB written: streamed 0.86 of plain
-  // stores; docs/notes/2026-11-27-planner-acceptance.md).
-  bool fits_cache_;
+  SizeClass size_;
   std::chrono::steady_clock::time_point deadline_;
 };
 

@@ -18,6 +18,7 @@
 #include "relayout/plan_choices.h"
 #include "relayout/plan_classes.h"
 #include "relayout/plan_internals.h"
+#include "relayout/size_class.h"
 #include "relayout/strided_operand.h"
 #include "relayout/worker_pool.h"
 #include "tessera/error.h"
@@ -33,36 +34,34 @@ namespace {
 // caches (docs/performance.md, "Method": a streaming-store copy is the ceiling).
 constexpr int64_t kStreamingBytes = int64_t{4} << 20;
 
-// Which kernels write with non-temporal stores. Contiguous runs stream only when what they write
-// would not stay in the last-level cache: more than three quarters of it, the threshold glibc's
-// memcpy uses (glibc commit d3c5702, 2020): streaming an output that fits the cache lost to plain
-// stores (docs/notes/2026-11-25-zen5-row-gaps-and-read-streams.md, item 4). The other kernels
-// keep the 4 MiB rule: plain stores measured slower for transposes even within the cache
-// (docs/notes/2026-11-24-three-transpose-ideas.md).
-// Some hosts also stream runs spread over a destination larger than the cache
-// (a prior, host_profile.h). These are the `auto` store of a variant (kernel_variant.h); the
-// planner may choose another. RelayoutOptions::streaming_bytes >= 0 replaces these
-// rules with its destination size.
+// Which kernels write with non-temporal stores without wisdom (the `auto` store of a variant,
+// kernel_variant.h; the planner's measured choices replace it). Contiguous runs stream only when
+// what they write would not stay in the last-level cache: more than three quarters of it, the
+// threshold glibc's memcpy uses (glibc commit d3c5702, 2020): streaming an output that fits the
+// cache lost to plain stores (docs/notes/2026-11-25-zen5-row-gaps-and-read-streams.md, item 4).
+// The other kernels keep the 4 MiB rule: plain stores measured slower for transposes even within
+// the cache (docs/notes/2026-11-24-three-transpose-ideas.md). Some hosts also stream runs spread
+// over a destination larger than the cache (a prior, host_profile.h).
+// RelayoutOptions::streaming_bytes >= 0 replaces these rules with its destination size.
 struct Streaming {
   bool kernels = false;
   bool runs = false;
-  bool fits_cache = false;  // what is written fits three quarters of the last-level cache
 };
 
 // `threads` >= 1: the plan's own count.
 Streaming choose_streaming(int64_t destination_bytes, int64_t written_bytes, int threads,
                            const RelayoutOptions& options) {
+  if (options.streaming_bytes >= 0) {
+    const bool all = destination_bytes >= options.streaming_bytes;
+    return {all, all};
+  }
   const int64_t cache = last_level_cache_bytes();
   const int64_t fits = cache / 4 * 3;
   const bool fits_cache = cache > 0 && written_bytes <= fits;
-  if (options.streaming_bytes >= 0) {
-    const bool all = destination_bytes >= options.streaming_bytes;
-    return {all, all, fits_cache};
-  }
   const bool kernels = destination_bytes >= kStreamingBytes;
   const bool spread = host_priors().stream_spread_runs && destination_bytes > fits &&
                       written_bytes / threads >= kStreamingBytes;
-  return {kernels, kernels && (!fits_cache || spread), fits_cache};
+  return {kernels, kernels && (!fits_cache || spread)};
 }
 
 // Work is handed to threads in pieces of about this many destination bytes (times the variant's
@@ -406,7 +405,8 @@ namespace {
 // whose gaps belong to other data: nothing but its elements is written.
 RelayoutPlan build_plan(const IndexMap& source, const DigitForm* source_form,
                         const IndexMap& destination, const DigitForm* destination_form,
-                        bool strided_destination, RelayoutOptions options, bool shuffle) {
+                        bool strided_destination, RelayoutOptions options, bool shuffle,
+                        const ClassVariant* forced_value = nullptr) {
   check_same_array(source, destination);
   // Bits are counted in 64-bit integers: an array of 2^58 f32 elements overflowed the sum of the
   // bytes written (fuzz/seeds/layout_diff/huge_array), and no host could hold it anyway.
@@ -432,7 +432,8 @@ RelayoutPlan build_plan(const IndexMap& source, const DigitForm* source_form,
   }
   const Streaming streaming =
       choose_streaming(destination.size_bytes(), written, p->threads, options);
-  VariantChooser chooser(options, p->threads, destination.size_bytes(), streaming.fits_cache);
+  VariantChooser chooser(options, p->threads, destination.size_bytes(),
+                         size_class_of(std::max(source.size_bytes(), written)), forced_value);
   p->general = !boxes.has_value();
   if (boxes) {
     for (std::size_t i = 0; i < boxes->size(); ++i) {
@@ -505,6 +506,20 @@ std::string main_variant(const RelayoutPlan& plan) {
   if (main == nullptr || main->kernel.kernel_class == KernelClass::kNone) return "";
   return fmt::format("{} ({})", variant_name(main->kernel.kernel_class, main->kernel.variant),
                      main->origin);
+}
+
+bool main_streams(const RelayoutPlan& plan) {
+  const Task* main = PlanAccess::of(plan).main_task();
+  return main != nullptr && main->kernel.streaming;
+}
+
+RelayoutPlan plan_candidate(const IndexMap& source, const IndexMap& destination, int threads,
+                            const ClassVariant& forced) {
+  RelayoutOptions options;
+  options.threads = threads;
+  options.planner = PlannerMode::kEstimate;  // a plan made to be measured measures nothing
+  return build_plan(source, source.digit_form(), destination, destination.digit_form(), false,
+                    options, true, &forced);
 }
 
 RelayoutPlan plan_without_shuffle(const IndexMap& source, const IndexMap& destination,

@@ -1,6 +1,7 @@
 #include "relayout/tuner.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <time.h>
 
 #include <algorithm>
@@ -16,6 +17,7 @@
 #include "relayout/host_profile.h"
 #include "relayout/plan_choices.h"
 #include "relayout/plan_internals.h"
+#include "relayout/size_class.h"
 #include "relayout/worker_pool.h"
 #include "tessera/error.h"
 #include "tessera/relayout/layout_operand.h"
@@ -30,10 +32,6 @@ using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
-const char* type_of_bytes(int bytes) {
-  return bytes == 1 ? "s8" : bytes == 2 ? "bf16" : bytes == 8 ? "f64" : "f32";
 }
 
 // Huge-page backed, pre-faulted memory for the proxies (first touch of fresh memory runs at a
@@ -76,16 +74,11 @@ struct Arena {
 // candidate; the ratio reported is the fastest copy over the fastest try.
 struct Candidate {
   std::string name;
+  KernelVariant variant;
   RelayoutPlan plan;
   std::vector<double> seconds;  // one per try
   double best() const {
     return seconds.empty() ? 0.0 : *std::min_element(seconds.begin(), seconds.end());
-  }
-  double median() const {
-    std::vector<double> s = seconds;
-    std::sort(s.begin(), s.end());
-    const std::size_t n = s.size();
-    return n == 0 ? 0.0 : n % 2 == 1 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
   }
 };
 
@@ -112,13 +105,13 @@ class Trial {
     ++tries_;
   }
 
-  // Seconds of one try (a copy and a run of `c`), after a first untimed one.
-  double warm_up(const Candidate& c) {
+  // A first, untimed run of the copy and of `c` (pages, caches, the pool's threads), then its
+  // first try; returns that try's seconds (a copy and a run of `c`).
+  double warm_up(Candidate& c) {
     time_copy();
     time_plan(c.plan);
     const auto start = Clock::now();
-    copy_ = time_copy().busy;
-    time_plan(c.plan);
+    time(c);
     return seconds_since(start);
   }
 
@@ -185,171 +178,241 @@ struct Measured {
   ProblemKey key;  // what the proxy measured: the key asked for, with the proxy's own pitch
   WisdomChoice choice;
   std::string model;
+  std::string fastest;
+  double fastest_ratio = 0;
   std::string why;
 };
 
-// Tries a job's schedule takes for `n` candidates (tune() shares its time by these).
-int64_t planned_tries(std::size_t n) {
-  return static_cast<int64_t>(2 * n + std::max<std::size_t>(3, (n + 2) / 3) + 3 * 5);
+// Tries a job's schedule takes for `n` candidates beyond its first pass.
+int64_t refining_tries(std::size_t n) {
+  return static_cast<int64_t>(n + std::max<std::size_t>(3, (n + 2) / 3) + 3 * 5);
 }
 
-// The schedule: every candidate once (twice where time allows), the best third (at least 3)
-// again, the best two five times (patient: the best half, the best three nine times); the
-// model's variant always goes on, and stays the choice unless another is more than 1% faster
-// (and faster in its median). Stops at `deadline`.
-std::optional<Measured> run_schedule(const ProblemKey& key, PlannerMode mode,
-                                     Clock::time_point deadline, Arena& arena) {
-  const int64_t bytes = proxy_bytes();
-  const auto layouts = proxy_layouts(key, bytes);
-  if (!layouts || Clock::now() >= deadline) return std::nullopt;
-  const LayoutOperand from = parse_layout_operand(layouts->first);
-  const LayoutOperand to = parse_layout_operand(layouts->second);
-  std::vector<Candidate> candidates;
-  for (const KernelVariant& v : candidate_variants(key.kernel_class)) {
-    const std::string name = variant_name(key.kernel_class, v);
-    RelayoutPlan p = plan(*from.map, *to.map, {.threads = key.threads, .variant = name});
-    if (candidates.empty() && main_kernel_class(p) != key.kernel_class) return std::nullopt;
-    candidates.push_back({name, std::move(p), {}});
-  }
-  // The proxy's own row pitch class: a "page" proxy of tiles may read as "line" (plan_classes.h).
-  ProblemKey measured = key;
-  measured.pitch = main_pitch(candidates[0].plan);
-  Trial trial(key, from, to, arena);
-  const double per_try = trial.warm_up(candidates[0]);
-  const double budget =
-      std::chrono::duration<double>(deadline - Clock::now()).count() / std::max(per_try, 1e-6);
-  const bool patient = mode == PlannerMode::kPatient;
-  const auto round = [&](std::vector<Candidate*> chosen, int repeats) {
-    for (int r = 0; r < repeats; ++r) {
-      std::shuffle(chosen.begin(), chosen.end(), trial.rng());
-      for (Candidate* c : chosen) {
-        if (Clock::now() >= deadline) return false;
-        trial.time(*c);
-      }
+bool is_runs_class(KernelClass k) {
+  return k == KernelClass::kRuns || k == KernelClass::kRunsTile || k == KernelClass::kRunsSpread;
+}
+
+// One problem class measured on its proxy: every candidate once (first_pass), then, in the time
+// it is given, every candidate again, the best third (at least 3) again and the best two five
+// times (patient: the best half, the best three nine times). The model's variant always goes on,
+// and stays the choice unless another is more than 1% faster (and faster in its median).
+class Job {
+ public:
+  Job(const ProblemKey& key, int64_t proxy_bytes) : key_(key) {
+    const auto layouts = proxy_layouts(key, proxy_bytes);
+    if (!layouts) return;
+    from_ = parse_layout_operand(layouts->first);
+    to_ = parse_layout_operand(layouts->second);
+    for (const KernelVariant& v : candidate_variants(key.kernel_class)) {
+      // Candidates are values from here to the kernels: no name is parsed back.
+      RelayoutPlan p = plan_candidate(*from_.map, *to_.map, key.threads, {key.kernel_class, v});
+      if (candidates_.empty() && main_kernel_class(p) != key.kernel_class) return;
+      candidates_.push_back({variant_name(key.kernel_class, v), v, std::move(p), {}});
     }
-    return true;
-  };
-  const auto best = [&](std::size_t count) {
+    // The proxy's own row pitch class: a "page" proxy of tiles may read as "line".
+    key_.pitch = main_pitch(candidates_[0].plan);
+  }
+
+  bool valid() const { return !candidates_.empty(); }
+  const ProblemKey& key() const { return key_; }
+  int64_t source_bytes() const { return from_.map->size_bytes(); }
+  int64_t destination_bytes() const {
+    return std::max(from_.map->size_bytes(), to_.map->size_bytes());
+  }
+
+  // Times every candidate once; false when `deadline` came first.
+  bool first_pass(Arena& arena, Clock::time_point deadline) {
+    if (Clock::now() >= deadline) return false;
+    trial_.emplace(key_, from_, to_, arena);
+    per_try_ = trial_->warm_up(candidates_[0]);
+    std::vector<Candidate*> rest = all();
+    rest.erase(rest.begin());
+    return round(rest, 1, deadline) && measured();
+  }
+
+  bool measured() const {
+    return valid() && std::all_of(candidates_.begin(), candidates_.end(),
+                                  [](const Candidate& c) { return !c.seconds.empty(); });
+  }
+
+  // What refining would take, in seconds, weighted by how much the candidates differ: classes
+  // whose variants differ most (the transposes) lose most by a wrong choice.
+  double weight() const {
+    if (!measured()) return 0;
+    double fastest = 1e30;
+    double slowest = 0;
+    for (const Candidate& c : candidates_) {
+      fastest = std::min(fastest, c.best());
+      slowest = std::max(slowest, c.best());
+    }
+    const double spread = std::min(2.0, slowest / std::max(fastest, 1e-12) - 1);
+    return per_try_ * static_cast<double>(refining_tries(candidates_.size())) * (1 + spread);
+  }
+
+  void refine(PlannerMode mode, Clock::time_point deadline) {
+    if (!measured()) return;
+    const std::size_t n = candidates_.size();
+    const double budget =
+        std::chrono::duration<double>(deadline - Clock::now()).count() / std::max(per_try_, 1e-6);
+    const bool patient = mode == PlannerMode::kPatient;
+    if (budget >= static_cast<double>(refining_tries(n)) && !round(all(), 1, deadline)) return;
+    if (round(best(std::max<std::size_t>(3, patient ? (n + 1) / 2 : (n + 2) / 3)), 1, deadline)) {
+      round(best(patient ? 3 : 2), patient ? 9 : 5, deadline);
+    }
+  }
+
+  std::optional<Measured> result(PlannerMode mode) const {
+    if (!measured()) return std::nullopt;
+    const std::size_t n = candidates_.size();
+    const Candidate* fastest = &candidates_[0];
+    for (const Candidate& c : candidates_) {
+      if (c.best() < fastest->best()) fastest = &c;
+    }
+    const Candidate& model = candidates_[0];
+    // Another variant must be more than 1% faster at its fastest try. (Tries are busy time, which
+    // a busy host only lengthens; a median condition kept the model at 0.32 of a copy against a
+    // candidate at 0.49 on a host at load 18, tests/relayout/tuner_test.cpp.)
+    const bool keep_model = fastest->best() >= 0.99 * model.best();
+    const Candidate& chosen = keep_model ? model : *fastest;
+    const Trial& trial = *trial_;
+    Measured m;
+    m.key = key_;
+    m.choice.variant = recorded_name(chosen);
+    m.choice.measured = today_utc();
+    m.choice.mode =
+        planner_mode_name(mode == PlannerMode::kEstimate ? PlannerMode::kMeasure : mode);
+    m.choice.ratio = trial.ratio(chosen);
+    m.choice.model_ratio = trial.ratio(model);
+    m.choice.variants = static_cast<int>(n);
+    m.choice.tries = trial.tries();
+    m.model = model.name;
+    m.fastest = recorded_name(*fastest);
+    m.fastest_ratio = trial.ratio(*fastest);
+    if (keep_model && fastest != &model) {
+      m.why =
+          fmt::format("the model's: {:.2f} of a copy, within 1% of the fastest of {} ({} {:.2f})",
+                      trial.ratio(model), n, fastest->name, trial.ratio(*fastest));
+    } else if (keep_model) {
+      m.why =
+          fmt::format("the model's: the fastest of {} ({:.2f} of a copy)", n, trial.ratio(model));
+    } else {
+      m.why = fmt::format("the fastest of {}: {:.2f} of a copy against the model's {:.2f}", n,
+                          trial.ratio(chosen), trial.ratio(model));
+    }
+    return m;
+  }
+
+ private:
+  std::vector<Candidate*> all() {
+    std::vector<Candidate*> out;
+    for (Candidate& c : candidates_) out.push_back(&c);
+    return out;
+  }
+
+  std::vector<Candidate*> best(std::size_t count) {
     std::vector<Candidate*> order;
-    for (Candidate& c : candidates) {
+    for (Candidate& c : candidates_) {
       if (!c.seconds.empty()) order.push_back(&c);
     }
     std::stable_sort(order.begin(), order.end(),
                      [](const Candidate* a, const Candidate* b) { return a->best() < b->best(); });
     order.resize(std::min(count, order.size()));
-    if (std::find(order.begin(), order.end(), &candidates[0]) == order.end())
-      order.push_back(&candidates[0]);
+    if (std::find(order.begin(), order.end(), &candidates_[0]) == order.end())
+      order.push_back(&candidates_[0]);
     return order;
-  };
-  std::vector<Candidate*> all;
-  for (Candidate& c : candidates) all.push_back(&c);
-  const std::size_t n = candidates.size();
-  const int first_passes = budget >= static_cast<double>(planned_tries(n)) ? 2 : 1;
-  if (round(all, first_passes) &&
-      round(best(std::max<std::size_t>(3, patient ? (n + 1) / 2 : (n + 2) / 3)), 1)) {
-    round(best(patient ? 3 : 2), patient ? 9 : 5);
   }
-  // Out of time before every candidate was timed once: no choice.
-  for (const Candidate& c : candidates) {
-    if (c.seconds.empty()) return std::nullopt;
-  }
-  const Candidate* fastest = &candidates[0];
-  for (const Candidate& c : candidates) {
-    if (!c.seconds.empty() && c.best() < fastest->best()) fastest = &c;
-  }
-  const Candidate& model = candidates[0];
-  // Another variant must be more than 1% faster at its fastest, and faster in its median too: a
-  // lucky try alone does not displace the model.
-  const bool keep_model =
-      fastest->best() >= 0.99 * model.best() || fastest->median() >= model.median();
-  const Candidate& chosen = keep_model ? model : *fastest;
-  Measured m;
-  m.key = measured;
-  m.choice.variant = chosen.name;
-  m.choice.measured = today_utc();
-  m.choice.mode = planner_mode_name(mode == PlannerMode::kEstimate ? PlannerMode::kMeasure : mode);
-  m.choice.ratio = trial.ratio(chosen);
-  m.choice.model_ratio = trial.ratio(model);
-  m.choice.variants = static_cast<int>(n);
-  m.choice.tries = trial.tries();
-  m.model = model.name;
-  if (keep_model && fastest != &model) {
-    m.why = fmt::format("the model's: {:.2f} of a copy, within 1% of the fastest of {} ({} {:.2f})",
-                        trial.ratio(model), n, fastest->name, trial.ratio(*fastest));
-  } else if (keep_model) {
-    m.why = fmt::format("the model's: the fastest of {} ({:.2f} of a copy)", n, trial.ratio(model));
-  } else {
-    m.why = fmt::format("the fastest of {}: {:.2f} of a copy against the model's {:.2f}", n,
-                        trial.ratio(chosen), trial.ratio(model));
-  }
-  return m;
-}
 
-std::optional<Measured> measure_and_record(const ProblemKey& key, PlannerMode mode,
-                                           Clock::time_point deadline, Arena& arena) {
-  std::optional<Measured> m = run_schedule(key, mode, deadline, arena);
+  bool round(std::vector<Candidate*> chosen, int repeats, Clock::time_point deadline) {
+    for (int r = 0; r < repeats; ++r) {
+      std::shuffle(chosen.begin(), chosen.end(), trial_->rng());
+      for (Candidate* c : chosen) {
+        if (Clock::now() >= deadline) return false;
+        trial_->time(*c);
+      }
+    }
+    return true;
+  }
+
+  // The name wisdom keeps: a runs variant's `auto` store is what the size rule made of it on the
+  // proxy (plain or stream), so that the planner repeats what was measured at any size of the
+  // class instead of applying the rule again.
+  std::string recorded_name(const Candidate& c) const {
+    if (!is_runs_class(key_.kernel_class) || c.variant.store != StoreMode::kAuto) return c.name;
+    KernelVariant v = c.variant;
+    v.store = main_streams(c.plan) ? StoreMode::kStream : StoreMode::kPlain;
+    return variant_name(key_.kernel_class, v);
+  }
+
+  ProblemKey key_;
+  LayoutOperand from_, to_;
+  std::vector<Candidate> candidates_;
+  std::optional<Trial> trial_;
+  double per_try_ = 0;
+};
+
+// A planner measuring on behalf of a plan (measure mode) builds its candidates' plans in
+// estimate mode (plan_candidate); this guards that bound: a measurement never starts another.
+thread_local bool measuring = false;
+
+class MeasuringScope {
+ public:
+  MeasuringScope() { measuring = true; }
+  ~MeasuringScope() { measuring = false; }
+  MeasuringScope(const MeasuringScope&) = delete;
+  MeasuringScope& operator=(const MeasuringScope&) = delete;
+};
+
+std::optional<Measured> record(const Job& job, PlannerMode mode) {
+  std::optional<Measured> m = job.result(mode);
   if (m) record_wisdom(m->key, m->choice);
   return m;
 }
 
+// Transposes first: their variants differ most, so they are timed before the time can run out.
+int measuring_order(KernelClass k) {
+  switch (k) {
+    case KernelClass::kTranspose:
+      return 0;
+    case KernelClass::kTileTranspose:
+    case KernelClass::kTileGather:
+      return 1;
+    default:
+      return 2;
+  }
+}
+
+std::string describe_job(const ProblemKey& key) {
+  return fmt::format("{} {}, {} thread{}, {}", kernel_class_name(key.kernel_class),
+                     proxy_element_type(key.element_bytes), key.threads,
+                     key.threads == 1 ? "" : "s",
+                     key.size == SizeClass::kCache ? "in cache" : "from memory");
+}
+
+// Whether some plans of `key`'s class and size class read wisdom: outputs of at least 4 MiB
+// (plan_choices.h) below the size class's end (as the packed bits of a small proxy are not).
+bool reads_wisdom(const ProblemKey& key) {
+  const int64_t largest =
+      key.size == SizeClass::kCache ? size_class_boundary() - 1 : default_proxy_bytes(key.size);
+  const auto layouts = proxy_layouts(key, largest);
+  return layouts && parse_layout_operand(layouts->second).map->size_bytes() >= kWisdomBytes;
+}
+
+Clock::time_point after(double seconds) {
+  return Clock::now() +
+         std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+}
+
 }  // namespace
 
-int64_t proxy_bytes() {
-  const int64_t llc = last_level_cache_bytes();
-  return std::clamp<int64_t>(llc / 2 * 3, int64_t{48} << 20, int64_t{128} << 20);
-}
-
-std::optional<std::pair<std::string, std::string>> proxy_layouts(const ProblemKey& key,
-                                                                 int64_t bytes) {
-  const int b = key.element_bytes;
-  const char* type = type_of_bytes(b);
-  // Rows 16 KiB apart ("page"), 16000 bytes ("line") or 16368 bytes ("odd").
-  const int64_t row_bytes = key.pitch == "line" ? 16000 : key.pitch == "odd" ? 16368 : 16384;
-  const int64_t columns = row_bytes / b;
-  const int64_t rows = std::max<int64_t>(128, bytes / row_bytes / 128 * 128);
-  const std::string shape = fmt::format("{}[{},{}]", type, rows, columns);
-  using Pair = std::pair<std::string, std::string>;
-  switch (key.kernel_class) {
-    case KernelClass::kRuns:
-      return Pair{shape + "{1,0:T(8,128)}", shape + "{1,0}"};
-    case KernelClass::kRunsTile:
-      return Pair{shape + "{1,0}", shape + "{1,0:T(8,128)}"};
-    case KernelClass::kRunsSpread: {
-      // f32[N,256,64,64] into the image of 64 NPUs, 2.5 times the data each or more (a BM1684
-      // image holds 12.25 MiB of such data in 32 MiB).
-      const int64_t n = std::max<int64_t>(1, bytes / 2 / (int64_t{4} << 20));
-      int64_t npu = 1 << 20;
-      while (2 * npu < 5 * n * (int64_t{64} << 10)) npu *= 2;
-      return Pair{fmt::format("f32[{},256,64,64]{{3,2,1,0}}", n),
-                  fmt::format("npu:npus=64,lmem={},align=64:{},256,64,64:f32:0:aligned", npu, n)};
-    }
-    case KernelClass::kTranspose:
-      return Pair{shape + "{1,0}", shape + "{0,1}"};
-    case KernelClass::kTileTranspose:
-      return Pair{shape + "{1,0:T(8,128)}", shape + "{0,1:T(8,128)}"};
-    case KernelClass::kTileGather:
-      return Pair{shape + "{0,1}", shape + "{1,0:T(8,128)}"};
-    case KernelClass::kInterleave:
-    case KernelClass::kDeinterleave: {
-      const std::string tiled =
-          b == 1 ? shape + "{1,0:T(32,128)(4,1)}" : shape + "{1,0:T(8,128)(2,1)}";
-      if (b != 1 && b != 2) return std::nullopt;
-      return key.kernel_class == KernelClass::kInterleave ? Pair{shape + "{1,0}", tiled}
-                                                          : Pair{tiled, shape + "{1,0}"};
-    }
-    case KernelClass::kPackBits: {
-      const std::string bits = fmt::format("pred[{},{}]", rows, row_bytes);
-      return Pair{bits + "{1,0}", bits + "{1,0:T(32,128)(32,1)E(1)}"};
-    }
-    case KernelClass::kNone:
-      break;
-  }
-  return std::nullopt;
-}
-
 bool measure_problem(const ProblemKey& key, PlannerMode mode, Clock::time_point deadline) {
+  if (measuring) return false;
+  const MeasuringScope scope;
+  Job job(key, default_proxy_bytes(key.size));
+  if (!job.valid()) return false;
   Arena arena;
-  return measure_and_record(key, mode, deadline, arena).has_value();
+  if (!job.first_pass(arena, deadline)) return false;
+  job.refine(mode, deadline);
+  return record(job, mode).has_value();
 }
 
 std::vector<std::string> kernel_class_names() {
@@ -361,7 +424,7 @@ std::vector<std::string> kernel_class_names() {
 std::vector<std::string> variant_names(std::string_view kernel_class) {
   const KernelClass k = kernel_class_named(kernel_class);
   if (k == KernelClass::kNone) {
-    throw Error(ErrorKind::kArgument,
+    throw Error(ErrorKind::kInvalid,
                 fmt::format("'{}' is not a kernel class: one of {}", printable_utf8(kernel_class),
                             fmt::join(kernel_class_names(), ", ")));
   }
@@ -378,6 +441,9 @@ TuneReport tune(const TuneOptions& options) {
     classes.push_back(kernel_class_named(name));
   }
   if (classes.empty()) classes = tuned_classes();
+  std::stable_sort(classes.begin(), classes.end(), [](KernelClass a, KernelClass b) {
+    return measuring_order(a) < measuring_order(b);
+  });
   std::vector<int> threads = options.threads;
   for (const int t : threads) {
     if (t < 1) {
@@ -387,66 +453,101 @@ TuneReport tune(const TuneOptions& options) {
   if (threads.empty()) threads = {1, host_facts().threads};
   std::sort(threads.begin(), threads.end());
   threads.erase(std::unique(threads.begin(), threads.end()), threads.end());
-  std::vector<ProblemKey> jobs;
+  const auto proxy_size = [&](SizeClass size) {
+    const int64_t given =
+        size == SizeClass::kCache ? options.cache_proxy_bytes : options.memory_proxy_bytes;
+    return given > 0 ? given : default_proxy_bytes(size);
+  };
+  std::vector<Job> jobs;
   for (const KernelClass k : classes) {
     std::vector<int> sizes = {4};
     if (k == KernelClass::kInterleave) sizes = {2, 1};
     if (k == KernelClass::kDeinterleave) sizes = {2};
     if (k == KernelClass::kPackBits) sizes = {1};
     for (const int bytes : sizes) {
-      for (const int t : threads) jobs.push_back({k, bytes, "page", t});
+      for (const SizeClass size : {SizeClass::kMemory, SizeClass::kCache}) {
+        const ProblemKey key{k, bytes, "page", 1, size};
+        // A size class where this class's problems never read wisdom (outputs below 4 MiB, as
+        // the packed bits of a cache-sized proxy) is not measured.
+        if (!reads_wisdom(key)) continue;
+        for (const int t : threads) {
+          ProblemKey at = key;
+          at.threads = t;
+          jobs.emplace_back(at, proxy_size(size));
+          if (!jobs.back().valid()) jobs.pop_back();
+        }
+      }
     }
   }
-  const double cap = options.seconds > 0                     ? options.seconds
-                     : options.mode == PlannerMode::kPatient ? 60.0
-                                                             : 8.0;
   const PlannerMode mode =
       options.mode == PlannerMode::kPatient ? PlannerMode::kPatient : PlannerMode::kMeasure;
+  const double cap =
+      options.seconds > 0 ? options.seconds : planner_mode_info(mode).default_tune_seconds;
   TuneReport report;
+  report.budget = cap;
   Arena arena;
   // The largest proxy's buffers, first touched before any job's time starts.
   int64_t largest_source = 0;
   int64_t largest_destination = 0;
-  std::vector<int64_t> weights;
-  for (const ProblemKey& key : jobs) {
-    if (const auto layouts = proxy_layouts(key, proxy_bytes())) {
-      const int64_t s = parse_layout_operand(layouts->first).map->size_bytes();
-      const int64_t d = parse_layout_operand(layouts->second).map->size_bytes();
-      largest_source = std::max(largest_source, s);
-      largest_destination = std::max({largest_destination, s, d});
-    }
-    weights.push_back(planned_tries(candidate_variants(key.kernel_class).size()));
+  for (const Job& job : jobs) {
+    largest_source = std::max(largest_source, job.source_bytes());
+    largest_destination = std::max(largest_destination, job.destination_bytes());
   }
   arena.source.get(largest_source);
   arena.destination.get(largest_destination);
-  int64_t weight_left = 0;
-  for (const int64_t w : weights) weight_left += w;
-  for (std::size_t j = 0; j < jobs.size(); ++j) {
-    const ProblemKey& key = jobs[j];
-    const std::string what =
-        fmt::format("{} {}, {} thread{}", kernel_class_name(key.kernel_class),
-                    type_of_bytes(key.element_bytes), key.threads, key.threads == 1 ? "" : "s");
+  const auto deadline =
+      start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(cap));
+  const auto progress = [&](std::size_t j, const char* phase) {
     if (options.progress) {
-      options.progress({static_cast<int>(j) + 1, static_cast<int>(jobs.size()), what});
+      options.progress({static_cast<int>(j) + 1, static_cast<int>(jobs.size()),
+                        describe_job(jobs[j].key()) + phase});
     }
-    // What is left shared among the jobs left, by the tries their schedules take.
-    const double left = std::max(0.0, cap - seconds_since(start));
-    const double share = left * static_cast<double>(weights[j]) / static_cast<double>(weight_left);
-    weight_left -= weights[j];
-    const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                             std::chrono::duration<double>(share));
-    std::optional<Measured> m = measure_and_record(key, mode, deadline, arena);
+  };
+  // Every candidate of every class once, transposes first; then what is left of the time shared
+  // by how much each class's candidates differed and how long its tries take.
+  for (std::size_t j = 0; j < jobs.size(); ++j) {
+    progress(j, "");
+    jobs[j].first_pass(arena, deadline);
+  }
+  double weight_left = 0;
+  for (const Job& job : jobs) weight_left += job.weight();
+  for (std::size_t j = 0; j < jobs.size(); ++j) {
+    const double weight = jobs[j].weight();
+    if (weight <= 0) continue;
+    progress(j, ", again");
+    const double left = std::chrono::duration<double>(deadline - Clock::now()).count();
+    const double share = std::max(0.0, left) * weight / std::max(weight_left, 1e-12);
+    weight_left -= weight;
+    jobs[j].refine(mode, std::min(deadline, after(share)));
+  }
+  for (const Job& job : jobs) {
+    const ProblemKey& key = job.key();
+    std::optional<Measured> m = record(job, mode);
     if (!m) {
       report.choices.push_back({key.text(), "",
-                                variant_name(key.kernel_class, model_variant(key.kernel_class)), 0,
-                                0, 0, 0, "not measured: out of time (the model stays)"});
+                                variant_name(key.kernel_class, model_variant(key.kernel_class)), "",
+                                0, 0, 0, 0, 0, "not measured: out of time"});
       continue;
     }
-    report.choices.push_back({m->key.text(), m->choice.variant, m->model, m->choice.ratio,
-                              m->choice.model_ratio, m->choice.variants, m->choice.tries, m->why});
+    report.choices.push_back({m->key.text(), m->choice.variant, m->model, m->fastest,
+                              m->choice.ratio, m->choice.model_ratio, m->fastest_ratio,
+                              m->choice.variants, m->choice.tries, m->why});
   }
   report.seconds = seconds_since(start);
   return report;
+}
+
+void require_every_problem_measured(const TuneReport& report) {
+  std::vector<std::string> missing;
+  for (const TuneChoice& c : report.choices) {
+    if (c.variant.empty()) missing.push_back(c.problem);
+  }
+  if (missing.empty()) return;
+  throw Error(ErrorKind::kArgument,
+              fmt::format("tune measured {} of {} problem classes in {:.1f} s; not measured (out "
+                          "of time before each candidate was timed once): {}; give it more time",
+                          report.choices.size() - missing.size(), report.choices.size(),
+                          report.budget, fmt::join(missing, ", ")));
 }
 
 }  // namespace tessera::relayout

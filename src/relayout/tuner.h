@@ -12,16 +12,19 @@
 
 namespace tessera::relayout {
 
+// The element type of `bytes`-byte proxies: "s8", "bf16", "f32", "f64".
+const char* proxy_element_type(int bytes);
+
 // The layouts (XLA or NPU text) of a proxy for `key` with about `bytes` of source: the same
 // element size and row pitch, and the class's own kernel; none for a class without one.
 std::optional<std::pair<std::string, std::string>> proxy_layouts(const ProblemKey& key,
                                                                  int64_t bytes);
 
-// Bytes of a proxy's source on this host: twice the last-level cache, 64 MiB to 256 MiB.
-int64_t proxy_bytes();
-
-// Times the candidates for `key` until `deadline` at most and records the fastest in the
-// process's wisdom. Returns false when the class has no proxy or nothing could be timed.
+// Times the candidates for `key` on a proxy of its size class until `deadline` at most and
+// records the fastest in the process's wisdom. Returns false when the class has no proxy, when
+// not every candidate could be timed once, or when called from within a measurement (the
+// planner and the tuner call each other once at most: the tuner's plans are made in estimate
+// mode, plan_internals.h's plan_candidate).
 bool measure_problem(const ProblemKey& key, PlannerMode mode,
                      std::chrono::steady_clock::time_point deadline);
 

@@ -29,7 +29,8 @@ namespace {
 using nlohmann::json;
 
 // Raised when what a variant name means changes, so that older wisdom is not read as new.
-constexpr int kVariantsVersion = 1;
+// 2: keys name their size class, and runs' stores are recorded as measured (plain or stream).
+constexpr int kVariantsVersion = 2;
 constexpr int kFormat = 1;
 
 std::string build_text() {
@@ -188,8 +189,8 @@ int thread_distance(int a, int b) {
 }  // namespace
 
 std::string ProblemKey::text() const {
-  return fmt::format("{}/{}B/{}/t{}", kernel_class_name(kernel_class), element_bytes, pitch,
-                     threads);
+  return fmt::format("{}/{}B/{}/{}/t{}", kernel_class_name(kernel_class), element_bytes, pitch,
+                     size_class_name(size), threads);
 }
 
 std::optional<FoundWisdom> find_wisdom(const ProblemKey& key) {
@@ -199,18 +200,24 @@ std::optional<FoundWisdom> find_wisdom(const ProblemKey& key) {
   const std::string exact = key.text();
   if (const auto it = s.choices.find(exact); it != s.choices.end())
     return FoundWisdom{exact, it->second, true};
-  // The same class and element size: another pitch at the same threads, else the nearest threads.
+  // The same class and element size: another pitch, else the nearest threads, else the other
+  // size class (a choice measured in one is a guess for the other: the last resort).
   const std::string prefix =
       fmt::format("{}/{}B/", kernel_class_name(key.kernel_class), key.element_bytes);
   std::optional<FoundWisdom> best;
   int best_distance = 0;
   for (const auto& [text, choice] : s.choices) {
     if (!text.starts_with(prefix)) continue;
-    const std::size_t t = text.rfind("/t");
-    if (t == std::string::npos) continue;
-    const int threads = std::atoi(text.c_str() + t + 2);
-    const std::string pitch = text.substr(prefix.size(), t - prefix.size());
-    const int distance = 4 * thread_distance(key.threads, threads) + (pitch == key.pitch ? 0 : 1);
+    // The rest: pitch/size/tN.
+    const std::string rest = text.substr(prefix.size());
+    const std::size_t a = rest.find('/');
+    const std::size_t b = a == std::string::npos ? a : rest.find('/', a + 1);
+    if (b == std::string::npos || rest.compare(b, 2, "/t") != 0) continue;
+    const std::string pitch = rest.substr(0, a);
+    const std::string size = rest.substr(a + 1, b - a - 1);
+    const int threads = std::atoi(rest.c_str() + b + 2);
+    const int distance = (1 << 20) * (size == size_class_name(key.size) ? 0 : 1) +
+                         4 * thread_distance(key.threads, threads) + (pitch == key.pitch ? 0 : 1);
     if (!best || distance < best_distance) {
       best = FoundWisdom{text, choice, false};
       best_distance = distance;
@@ -243,27 +250,6 @@ void warn(const std::string& message) {
     handler = s.handler;
   }
   if (handler) handler(message);
-}
-
-PlannerMode parse_planner_mode(std::string_view text) {
-  if (text == "estimate") return PlannerMode::kEstimate;
-  if (text == "measure") return PlannerMode::kMeasure;
-  if (text == "patient") return PlannerMode::kPatient;
-  throw Error(ErrorKind::kArgument,
-              fmt::format("planner mode '{}' is not one of estimate, measure, patient",
-                          printable_utf8(text)));
-}
-
-const char* planner_mode_name(PlannerMode mode) {
-  switch (mode) {
-    case PlannerMode::kEstimate:
-      return "estimate";
-    case PlannerMode::kMeasure:
-      return "measure";
-    case PlannerMode::kPatient:
-      return "patient";
-  }
-  return "estimate";
 }
 
 WarningHandler set_warning_handler(WarningHandler handler) {

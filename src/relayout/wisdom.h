@@ -6,6 +6,7 @@
 #include <string>
 
 #include "relayout/kernel_variant.h"
+#include "relayout/size_class.h"
 
 namespace tessera::relayout {
 
@@ -15,8 +16,9 @@ struct ProblemKey {
   int element_bytes = 4;
   std::string pitch = "page";  // rows a multiple of 4 KiB apart ("page"), of a line ("line"), "odd"
   int threads = 1;
+  SizeClass size = SizeClass::kMemory;  // what the proxy's size stood for (size_class.h)
 
-  // "transpose/4B/page/t2"
+  // "transpose/4B/page/memory/t2"
   std::string text() const;
 };
 
@@ -37,8 +39,8 @@ struct FoundWisdom {
 };
 
 // The choice for `key`, or for the nearest problem of the same class and element size (another
-// row pitch, then the nearest thread count). Reads the default wisdom file the first time any
-// wisdom is asked for (unless wisdom was set before).
+// row pitch, then the nearest thread count, then the other size class). Reads the default wisdom
+// file the first time any wisdom is asked for (unless wisdom was set before).
 std::optional<FoundWisdom> find_wisdom(const ProblemKey& key);
 
 // Adds or replaces this host's choice for `key`.

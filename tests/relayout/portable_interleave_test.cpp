@@ -258,7 +258,9 @@ TEST(PortableInterleave, DescribeNamesTheSimdTarget) {
   const auto plan_for = [](const char* from, const char* to) {
     const LayoutOperand source = parse_layout_operand(from);
     const LayoutOperand destination = parse_layout_operand(to);
-    return plan(*source.map, *destination.map, {.threads = 1, .variant = "best"}).describe();
+    return plan(*source.map, *destination.map,
+                {.threads = 1, .variant = ForcedVariant::parse("best")})
+        .describe();
   };
   for_each_target([&] {
     EXPECT_EQ(std::string(interleave_target()), stream_target(false));

@@ -126,7 +126,7 @@ TEST(StreamingKernels, DescribeNamesTheSimdTarget) {
     const LayoutOperand source = parse_layout_operand(from);
     const LayoutOperand destination = parse_layout_operand(to);
     return plan(*source.map, *destination.map,
-                {.threads = 1, .streaming_bytes = 4 << 20, .variant = "best"})
+                {.threads = 1, .streaming_bytes = 4 << 20, .variant = ForcedVariant::parse("best")})
         .describe();
   };
   // Whole 512-byte lines of a 4 MiB output, streamed: the Highway streaming copy.

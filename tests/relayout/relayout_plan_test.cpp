@@ -347,9 +347,9 @@ TEST(RelayoutPlan, RunsAreWalkedInTheOrderTheirVariantNames) {
   // source rows open, with `few`; with only 2 tiles per tile row `few` keeps the source's order
   // too (2 tiles open, not 8 rows). The model walks `few` where the host's prior says so.
   const auto axes = [](const char* from, const char* to, const char* variant) {
-    const std::string text =
-        plan(layout(from).index_map(), layout(to).index_map(), {.threads = 1, .variant = variant})
-            .describe();
+    const std::string text = plan(layout(from).index_map(), layout(to).index_map(),
+                                  {.threads = 1, .variant = ForcedVariant::parse(variant)})
+                                 .describe();
     return text.substr(0, text.find(']') + 1);
   };
   const char* model = host_priors().walk_fewer_streams ? "few" : "src";

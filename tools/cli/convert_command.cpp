@@ -47,6 +47,7 @@ struct ConvertArguments {
   bool show_plan = false;
   std::string variant;
   std::string planner = "estimate";
+  double planner_seconds = 0;
   std::string wisdom;
   TargetArguments targets;
 };
@@ -186,7 +187,8 @@ void convert(const ConvertArguments& args) {
   options.sign_extend = std::string_view(element_type_name(to.type)).starts_with("s");
   if (!args.fill.empty()) options.fill_bits = relayout::parse_fill_value(args.fill, to.type);
   options.planner = relayout::parse_planner_mode(args.planner);
-  options.variant = args.variant;
+  options.planner_seconds = args.planner_seconds;
+  options.variant = relayout::ForcedVariant::parse(args.variant);
   if (!args.wisdom.empty()) relayout::use_wisdom_file(args.wisdom);
   const relayout::RelayoutPlan plan = relayout::plan(*from.map, *to.map, options);
   if (args.show_plan) {  // what would run, with the input checked; OUT is not touched
@@ -297,11 +299,23 @@ void install(CLI::App& app) {
   command->add_option("--variant", args->variant,
                       "Force a kernel variant by name, e.g. r64-l2 (see `tessera tune --list`); "
                       "the bytes written are the same, only the speed changes");
+  std::vector<std::string> modes;
+  std::string modes_help;
+  for (const relayout::PlannerModeInfo& m : relayout::planner_modes()) {
+    modes.emplace_back(m.name);
+    modes_help += fmt::format(
+        "{}{}: {}{}", modes_help.empty() ? "" : "; ", m.name, m.description,
+        m.default_seconds > 0
+            ? fmt::format(" (up to {:g} s)", m.default_seconds)
+            : std::string(m.mode == relayout::PlannerMode::kEstimate ? " (the default)" : ""));
+  }
+  command->add_option("--planner", args->planner, "How kernel variants are chosen: " + modes_help)
+      ->check(CLI::IsMember(modes));
   command
-      ->add_option("--planner", args->planner,
-                   "estimate (default: wisdom or a model), measure or patient (time the "
-                   "candidates where there is no wisdom, up to 2 or 20 s)")
-      ->check(CLI::IsMember({"estimate", "measure", "patient"}));
+      ->add_option("--planner-seconds", args->planner_seconds,
+                   "measure and patient: at most this long timing candidates (default 2, patient "
+                   "20)")
+      ->check(CLI::Range(0.1, 3600.0));
   command->add_option("--wisdom", args->wisdom,
                       "Wisdom file to read (default: $XDG_CACHE_HOME/tessera/wisdom.json, written "
                       "by `tessera tune`)");

@@ -2,11 +2,12 @@
 // wisdom (tessera/relayout/planner.h), which every later plan on this host reads. Progress goes
 // to stderr, what was chosen and why to stdout.
 //
-//   tessera tune                    # every kernel class, 1 and all threads, about 8 s
+//   tessera tune                    # every kernel class, 1 and all threads, at most 10 s
 //   tessera tune --list             # the classes, their candidate variants and the tokens
 //   tessera tune --export -         # the wisdom in use, as JSON
 //   tessera tune --import other.json
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -58,11 +59,10 @@ void list_variants() {
     print(fmt::format("{} (model: {})\n", k, names.front()));
     for (std::size_t i = 1; i < names.size(); ++i) print(fmt::format("  {}\n", names[i]));
   }
-  print(
-      "tokens (joined by '-'; a name may give only some): src|few (runs' walk), r16|r32|r64|r128 "
-      "(rows a transpose reads at a time), ra64, pf0|l1|l2 (prefetch), g512..g4096 (lines per "
-      "prefetch group), auto|plain|stream|staged (stores), avx2 or the best SIMD target, 2band, "
-      "huge, p1m|p4m\n");
+  print("tokens (joined by '-'; a name may give only some):\n");
+  for (const relayout::VariantTokenGroup& g : relayout::variant_tokens()) {
+    print(fmt::format("  {:<10} {:<32} {}\n", g.parameter, fmt::join(g.tokens, " "), g.meaning));
+  }
 }
 
 void tune(const TuneArguments& args) {
@@ -106,15 +106,17 @@ void tune(const TuneArguments& args) {
   std::size_t chosen = 0;
   for (const relayout::TuneChoice& c : report.choices) {
     if (c.variant.empty()) {
-      print(fmt::format("{:<26} {:<32} {}\n", c.problem, c.model_variant, c.why));
+      print(fmt::format("{:<33} {:<32} {}\n", c.problem, "NOT MEASURED", c.why));
       continue;
     }
     ++chosen;
-    print(fmt::format("{:<26} {:<32} {}; {} tries\n", c.problem, c.variant, c.why, c.tries));
+    print(fmt::format("{:<33} {:<32} {}; {} tries\n", c.problem, c.variant, c.why, c.tries));
   }
   relayout::save_wisdom(file);
   print(fmt::format("wrote {} ({} choice{} measured) in {:.1f} s\n", printable_utf8(file.string()),
                     chosen, chosen == 1 ? "" : "s", report.seconds));
+  // What was measured is kept; a class left unmeasured is a failure, not a silent model.
+  relayout::require_every_problem_measured(report);
 }
 
 void install(CLI::App& app) {
@@ -129,7 +131,9 @@ void install(CLI::App& app) {
   command->add_flag("--patient", args->patient,
                     "Time each class longer (60 s in all by default) for steadier choices");
   command
-      ->add_option("--seconds", args->seconds, "At most this long in all (default 8, patient 60)")
+      ->add_option("--seconds", args->seconds,
+                   "At most this long in all (default 10, patient 60); fails when a class is "
+                   "left unmeasured")
       ->check(CLI::Range(0.1, 3600.0));
   command
       ->add_option("--threads", args->threads, "Thread counts to tune (default: 1 and all cores)")

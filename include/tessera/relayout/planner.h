@@ -5,16 +5,22 @@
 //   estimate  the default: the wisdom measured on this host if there is some, else a model (the
 //             kernels' defaults and a few per-family priors); never times anything.
 //   measure   wisdom if present, else times the candidates of each kernel class the plan needs on
-//             a proxy larger than the last-level cache, each try as a ratio to a copy in the same
-//             run (all once, the best few again, the best two five times), 2 s at most.
+//             a proxy of the plan's size class, each try as a ratio to a copy in the same run
+//             (all once, the best few again, the best two five times), 2 s at most.
 //   patient   the same with a longer cap (20 s), re-measuring what `measure` found.
 //
 // Wisdom is a JSON file, by default $XDG_CACHE_HOME/tessera/wisdom.json (~/.cache/tessera/...),
 // keyed by a fingerprint of this host (CPU vendor, family and model, caches, SIMD targets, huge
 // page mode, threads, this build) and by problem class (kernel class, element size, row pitch,
-// threads). `tessera tune` (or tune() below) measures every class and writes it:
+// size class, threads: "transpose/4B/page/memory/t1"). Where wisdom exists it decides: no rule
+// about cache sizes or CPU families overrides a measurement. Problems are told apart by size
+// ("cache": what is written may stay in the caches; "memory": larger), since the best variant
+// can change with it; each size class is measured on a proxy of its own size, which the caches
+// this host reports only hint at. `tessera tune` (or tune() below) measures every class and
+// writes it:
 //
-//   relayout::TuneReport report = relayout::tune({});   // about 8 s, 1 and all threads
+//   relayout::TuneReport report = relayout::tune({});   // at most 10 s, 1 and all threads
+//   relayout::require_every_problem_measured(report);   // throws when time ran out first
 //   relayout::save_wisdom(relayout::default_wisdom_path());
 //   relayout::plan(from, to, {}).describe();  // "... variant staged-r32-l1-g2048-avx3, measured
 //                                             //  2026-11-27 on this host"
@@ -26,6 +32,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -34,9 +41,21 @@ namespace tessera::relayout {
 
 enum class PlannerMode { kEstimate, kMeasure, kPatient };
 
-// "estimate", "measure" or "patient"; throws Error(kArgument) naming the three otherwise.
+// The planner modes, one record each, in order: their names, what they do and how long they may
+// time (the CLI's choices and help, and the docs, come from here).
+struct PlannerModeInfo {
+  PlannerMode mode;
+  const char* name;             // "estimate"
+  double default_seconds;       // a plan's cap on timing (0: never times)
+  double default_tune_seconds;  // `tessera tune`'s cap in this mode (0: not a tune mode)
+  const char* description;
+};
+std::span<const PlannerModeInfo> planner_modes();
+
+// "estimate", "measure" or "patient"; throws Error(kInvalid) naming the three otherwise.
 PlannerMode parse_planner_mode(std::string_view text);
 const char* planner_mode_name(PlannerMode mode);
+const PlannerModeInfo& planner_mode_info(PlannerMode mode);
 
 // Where warnings about wisdom files go (a corrupt or foreign file: "ignoring wisdom file 'F': WHY",
 // valid UTF-8). By default "tessera: warning: ..." on stderr. Returns the handler it replaces.
@@ -77,18 +96,26 @@ struct TuneProgress {
 
 struct TuneOptions {
   PlannerMode mode = PlannerMode::kMeasure;  // kPatient gives each class longer
-  double seconds = 0;                        // the whole run's cap; 0: 8 s (patient: 60 s)
+  double seconds = 0;                        // the whole run's cap; 0: 10 s (patient: 60 s)
   std::vector<int> threads;                  // thread counts to tune; empty: 1 and all cores
   std::vector<std::string> classes;  // kernel classes; empty: all ("runs", "transpose", ...)
+  // Bytes of source of the proxies measured for each size class; 0: this host's (a quarter of
+  // the last-level cache it reports, and one and a half times it, within bounds). Smaller
+  // proxies measure faster and stand for their class all the same (tests).
+  int64_t cache_proxy_bytes = 0;
+  int64_t memory_proxy_bytes = 0;
   std::function<void(const TuneProgress&)> progress;
 };
 
 struct TuneChoice {
-  std::string problem;        // the wisdom key: "transpose/4B/page/t2"
+  std::string problem;        // the wisdom key: "transpose/4B/page/memory/t2"
   std::string variant;        // the chosen one; "" when time ran out first (nothing recorded)
   std::string model_variant;  // estimate's choice without wisdom
-  double ratio = 0;           // median time of a copy in the same run over the variant's time
+  std::string fastest;        // the candidate measured fastest (the choice unless the model
+                              // was within 1% of it)
+  double ratio = 0;           // the fastest copy in the same run over the variant's fastest try
   double model_ratio = 0;
+  double fastest_ratio = 0;
   int variants = 0;  // candidates tried
   int tries = 0;     // timed runs of candidates
   std::string why;   // "fastest of 17 (0.84 of a copy against the model's 0.80)"
@@ -97,16 +124,33 @@ struct TuneChoice {
 struct TuneReport {
   std::vector<TuneChoice> choices;
   double seconds = 0;
+  double budget = 0;  // the cap it had
 };
 
-// Measures the candidates of every kernel class (or options.classes) on proxies of this host's
-// sizes and records the choices in the process's wisdom (save_wisdom writes them). Throws
-// Error(kArgument) for an unknown class name or a thread count below 1.
+// Measures the candidates of every kernel class (or options.classes) in each size class, at each
+// thread count, and records the choices in the process's wisdom (save_wisdom writes them): every
+// candidate of every class once first, transposes first, then the time left shared by how much
+// each class's candidates differed. Throws Error(kInvalid) for an unknown class name and
+// Error(kArgument) for a thread count below 1.
 TuneReport tune(const TuneOptions& options);
 
+// Throws Error(kArgument) naming the problem classes `report` left unmeasured (its time ran out
+// before each of their candidates was timed once): a tune that did not measure every class failed.
+void require_every_problem_measured(const TuneReport& report);
+
 // The kernel classes tune() knows, and the names of the variants it measures for one of them
-// (the model's first). Throws Error(kArgument) for an unknown class.
+// (the model's first). Throws Error(kInvalid) for an unknown class.
 std::vector<std::string> kernel_class_names();
 std::vector<std::string> variant_names(std::string_view kernel_class);
+
+// The tokens variant names are made of (joined by '-'), one group per parameter: what
+// `tessera tune --list` prints and the docs' table shows. "best" stands for the best SIMD target,
+// which its own name (e.g. "avx3") also gives.
+struct VariantTokenGroup {
+  std::string parameter;            // "rows"
+  std::vector<std::string> tokens;  // "r16", "r32", ...
+  std::string meaning;
+};
+std::vector<VariantTokenGroup> variant_tokens();
 
 }  // namespace tessera::relayout

@@ -22,6 +22,7 @@
 #include <string>
 
 #include "tessera/index_map.h"
+#include "tessera/relayout/forced_variant.h"
 #include "tessera/relayout/planner.h"
 #include "tessera/relayout/strided_array.h"
 
@@ -53,11 +54,11 @@ struct RelayoutOptions {
   // measure and patient: at most this many seconds of timing for the whole plan (0: 2 s for
   // measure, 20 s for patient).
   double planner_seconds = 0;
-  // A variant forced by name for every kernel class it applies to, over the planner's choice:
-  // "r64-l2" makes transposes read 64 rows at a time and prefetch into the L2 (the tokens:
-  // `tessera tune --list`, planner.h). The output is the same whatever the variant. Plan
-  // functions throw Error(kArgument) for an unknown token.
-  std::string variant{};
+  // A variant forced for every kernel class it applies to, over the planner's choice:
+  // ForcedVariant::parse("r64-l2") makes transposes read 64 rows at a time and prefetch into the
+  // L2 (the tokens: `tessera tune --list`, planner.h). The output is the same whatever the
+  // variant.
+  ForcedVariant variant{};
 };
 
 class RelayoutPlan {
