@@ -431,3 +431,12 @@ def test_diff_json_escapes_its_input_as_explain_does(tessera):
     status, out, err = replay(tessera, "diff", "f32[8,256]{0,1}", repr_, "--json")
     assert status == 0, err
     assert json.loads(out)["b"]["input"] == 'Format(Layout(major_to_minor=(1, 0)), sharding="\\u0001\\u007f")'
+
+
+def test_a_shape_too_large_is_refused_before_its_order_is_searched(tessera, tmp_path):
+    shape = "f32[" + ",".join(["2"] * 1000) + "]"  # 2^1000 elements
+    assert "overflows 64 bits" in refused(tessera, "info", shape, timeout=20)
+    report = tmp_path / "shapes.txt"
+    report.write_text((shape + "\n") * 20)
+    status, _, err = replay(tessera, "explain", report, "--target", "tpu-v5e", timeout=30)
+    assert status in (0, 2) and "overflows 64 bits" in err, err
