@@ -1,7 +1,8 @@
 // Fuzzes the planner's text inputs: variant names (--variant, RelayoutOptions::variant) and wisdom
 // JSON (files in the user's cache, --import). Input: one byte choosing which, then the text. A
 // variant must be refused with tessera::Error or give a variant whose name parses back to itself;
-// wisdom must be refused with tessera::Error or merged, after which the export parses again.
+// wisdom must be refused with tessera::Error or merged, after which the export is bounded by the
+// input's size and reads back to the same export (nothing dropped, nothing added).
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -34,10 +35,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
   } catch (const tessera::Error&) {
     return 0;
   }
+  const std::string first = export_wisdom();
+  // Depth is bounded as the text is read: an indented export stays proportional to the input.
+  if (first.size() > 256 * size + 65536) __builtin_trap();
   try {
-    import_wisdom(export_wisdom(), "export");
+    forget_wisdom();
+    import_wisdom(first, "export");
   } catch (const tessera::Error&) {
     __builtin_trap();  // what was merged must export as wisdom
   }
+  // Every entry survives a round trip, this host's, other hosts' and those with unknown tokens.
+  if (export_wisdom() != first) __builtin_trap();
   return 0;
 }

@@ -47,8 +47,40 @@ RegularFile open_regular_file(const std::string& path) {
   return {descriptor, static_cast<int64_t>(status.st_size)};
 }
 
+namespace {
+
+// Files of /proc and /sys are regular but say they hold 0 bytes (their text is made as it is
+// read): read to the end, still refusing more than `max_bytes`.
+std::string read_unsized(const RegularFile& file, const std::string& path, int64_t max_bytes) {
+  std::string bytes;
+  char buffer[1 << 16];
+  for (;;) {
+    const ssize_t got = ::read(file.descriptor, buffer, sizeof buffer);
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) {
+      const int why = errno;
+      ::close(file.descriptor);
+      throw file_error("read", path, why);
+    }
+    if (got == 0) break;
+    if (static_cast<int64_t>(bytes.size()) + got > max_bytes) {
+      ::close(file.descriptor);
+      throw Error(ErrorKind::kOutOfRange,
+                  fmt::format("cannot read '{}': it holds more than {} bytes; tessera reads at "
+                              "most {} here",
+                              path, max_bytes, max_bytes));
+    }
+    bytes.append(buffer, static_cast<std::size_t>(got));
+  }
+  ::close(file.descriptor);
+  return bytes;
+}
+
+}  // namespace
+
 std::string read_regular_file(const std::string& path, int64_t max_bytes) {
   const RegularFile file = open_regular_file(path);
+  if (file.size == 0) return read_unsized(file, path, max_bytes);
   if (file.size > max_bytes) {
     ::close(file.descriptor);
     throw Error(ErrorKind::kOutOfRange,

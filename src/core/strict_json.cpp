@@ -49,6 +49,12 @@ Json parse_strict_json(std::string_view text, std::string_view what) {
       case Json::parse_event_t::object_start:
       case Json::parse_event_t::array_start:
         element_starts();
+        if (frames.size() >= kMaxJsonDepth) {
+          throw Error(ErrorKind::kSyntax,
+                      fmt::format("{} is not valid: {}: values nest deeper than {} levels "
+                                  "(tessera reads at most {})",
+                                  what, path_of(frames), kMaxJsonDepth, kMaxJsonDepth));
+        }
         frames.push_back({event == Json::parse_event_t::array_start, 0, {}, {}});
         break;
       case Json::parse_event_t::key: {

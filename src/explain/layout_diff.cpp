@@ -68,7 +68,13 @@ DiffSide make_side(std::string_view input, const std::string& array, const DiffO
 // The array the JAX reprs are applied to: --shape, else the first side that is not a repr.
 std::string array_for_reprs(std::string_view a, std::string_view b, const DiffOptions& options) {
   if (!options.shape.empty()) {
-    const xla::Shape shape = xla::parse_shape(options.shape);
+    bool layout_written = false;
+    const xla::Shape shape = xla::parse_shape(options.shape, layout_written);
+    // A --shape that writes a layout must agree with each repr, as explain's SHAPE must.
+    for (std::string_view side : {a, b}) {
+      if (layout_written && is_jax_repr(side))
+        inputs::shape_with_jax_layout(options.shape, trimmed(side));
+    }
     return fmt::format("{}[{}]", element_type_name(shape.element_type),
                        fmt::join(shape.dimensions, ","));
   }
@@ -239,7 +245,7 @@ LayoutDiff diff_layouts(std::string_view a, std::string_view b, const DiffOption
   check_same_array(diff.a, diff.b);
   const IndexMap& ma = *diff.a.operand.map;
   const IndexMap& mb = *diff.b.operand.map;
-  diff.moved = relayout::count_moved_elements(ma, mb);
+  diff.moved = relayout::count_moved_elements(ma, mb, options.walk_limit);
   const auto sa = xla_shape_of(diff.a);
   const auto sb = xla_shape_of(diff.b);
   if (sa && sb) {

@@ -4,13 +4,15 @@
 
 #include "tessera/explain/layout_diff.h"
 #include "tessera/explain/layout_explanation.h"
+#include "tessera/utf8_text.h"
 
 namespace tessera::explain {
 namespace {
 
 nlohmann::ordered_json side_json(const DiffSide& side) {
   return {{"layout", side.layout},
-          {"input", side.input},
+          // The user's bytes, escaped as explain's "input" is (\xNN, \u00NN), not U+FFFD.
+          {"input", printable_utf8(side.input)},
           {"family", side.family},
           {"element_bits", side.element_bits},
           {"size_bytes", side.size_bytes},

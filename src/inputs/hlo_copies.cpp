@@ -12,6 +12,7 @@
 #include "tessera/explain/layout_diff.h"
 #include "tessera/explain/layout_explanation.h"
 #include "tessera/inputs/hlo_instructions.h"
+#include "tessera/inputs/input_arrays.h"
 #include "tessera/integer_text.h"
 #include "tessera/relayout/moved_elements.h"
 #include "tessera/xla/notation.h"
@@ -29,9 +30,38 @@ struct Module {
   mutable int64_t walk_budget = kModuleWalkElements;  // elements left to compare one by one
   std::map<std::string, std::size_t> by_name;         // the first instruction of each name
   std::map<std::string, std::string> fusion_of;       // computation -> fusion that calls it
-  std::map<std::string, std::vector<std::size_t>> users;
   std::string entry;
+  std::vector<bool> returned;  // per instruction: what the program returns (mark_returned)
 };
+
+// Marks what the program returns: the entry's root, and what reaches it through bitcasts and
+// tuples. One walk back from the root, each instruction visited once: linear in the module
+// (deciding it per copy by following users took exponential time in tuples fanned in many ways).
+void mark_returned(Module& m) {
+  m.returned.assign(m.text.instructions.size(), false);
+  std::vector<std::size_t> pending;
+  for (std::size_t i = 0; i < m.text.instructions.size(); ++i) {
+    const HloInstruction& instruction = m.text.instructions[i];
+    if (instruction.root && instruction.computation == m.entry) {
+      m.returned[i] = true;
+      pending.push_back(i);
+    }
+  }
+  while (!pending.empty()) {
+    const HloInstruction& user = m.text.instructions[pending.back()];
+    pending.pop_back();
+    if (user.opcode != "bitcast" && user.opcode != "tuple") continue;
+    for (const HloOperand& operand : user.operands) {
+      const auto it = m.by_name.find(operand.name);
+      if (it == m.by_name.end() || m.returned[it->second] ||
+          m.text.instructions[it->second].computation != m.entry) {
+        continue;
+      }
+      m.returned[it->second] = true;
+      pending.push_back(it->second);
+    }
+  }
+}
 
 Module index_module(std::string_view module_text) {
   Module m{parse_hlo_module(module_text), kModuleWalkElements, {}, {}, {}, {}};
@@ -41,12 +71,12 @@ Module index_module(std::string_view module_text) {
   for (std::size_t i = 0; i < m.text.instructions.size(); ++i) {
     const HloInstruction& instruction = m.text.instructions[i];
     m.by_name.emplace(instruction.name, i);
-    for (const HloOperand& operand : instruction.operands) m.users[operand.name].push_back(i);
     if (instruction.opcode != "fusion") continue;
     for (std::string& name : instruction.called_computations()) {
       m.fusion_of.emplace(std::move(name), instruction.name);
     }
   }
+  mark_returned(m);
   return m;
 }
 
@@ -131,18 +161,9 @@ std::string metadata_name(const HloInstruction& instruction) {
   return end == std::string::npos ? "" : metadata->substr(at + 9, end - at - 9);
 }
 
-// Whether `name` is what the program returns: the entry's root, or passed to it through
-// bitcasts and tuples.
-bool returned(const Module& m, const HloInstruction& instruction, int depth = 0) {
-  if (instruction.computation != m.entry || depth > 8) return false;
-  if (instruction.root) return true;
-  const auto it = m.users.find(instruction.name);
-  if (it == m.users.end()) return false;
-  for (std::size_t user : it->second) {
-    const HloInstruction& u = m.text.instructions[user];
-    if ((u.opcode == "bitcast" || u.opcode == "tuple") && returned(m, u, depth + 1)) return true;
-  }
-  return false;
+// Whether the instruction is what the program returns (mark_returned).
+bool returned(const Module& m, const HloInstruction& instruction) {
+  return m.returned[static_cast<std::size_t>(&instruction - m.text.instructions.data())];
 }
 
 // Where the data of `name` comes from, through what moves no element: bitcasts, prefetches
@@ -288,6 +309,11 @@ std::optional<HloCopy> examine(const Module& m, const HloInstruction& instructio
           fmt::format("transpose dimensions={{{}}}", fmt::join(permutation, ",")));
       add_changes(copy, *view, to);
     } else if (op == "reshape") {
+      if (from_layout.logical_elements() != copy.elements) {
+        throw Error(ErrorKind::kInvalid,
+                    fmt::format("a reshape keeps its elements, but {} holds {} and {} holds {}",
+                                copy.from, from_layout.logical_elements(), copy.to, copy.elements));
+      }
       if (copy.elements <= m.walk_budget) {
         m.walk_budget -= copy.elements;
         copy.moved_elements = reshape_moved(from_layout.index_map(), to_layout.index_map());
@@ -333,8 +359,9 @@ std::string moved_text(const HloCopy& copy) {
 
 }  // namespace
 
-HloCopies find_copies(std::string_view module_text) {
-  const Module m = index_module(module_text);
+HloCopies find_copies(std::string_view module_bytes) {
+  std::string decoded;
+  const Module m = index_module(utf8_view(module_bytes, decoded));
   HloCopies out;
   out.instructions = static_cast<int64_t>(m.text.instructions.size());
   out.warnings = m.text.warnings;

@@ -1,8 +1,11 @@
 #include "tessera/inputs/hlo_instructions.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <optional>
 
 #include "tessera/inputs/input_arrays.h"
 #include "tessera/integer_text.h"
@@ -226,33 +229,47 @@ std::vector<std::string> HloInstruction::called_computations() const {
 
 HloModuleText parse_hlo_module(std::string_view text) {
   HloModuleText module;
-  const std::vector<std::string> lines = input_lines(text);
   std::string computation;
-  for (std::size_t i = 0; i < lines.size(); ++i) {
-    const std::string_view line = lines[i];
-    const auto number = static_cast<int64_t>(i) + 1;
+  std::optional<std::size_t> entry;  // index in module.computations
+  bool full = false;
+  int64_t number = 0;  // lines as the readers see them (an escaped message's count one each)
+  // One line at a time: memory follows the instructions kept, not the lines of the text.
+  for_each_input_line(text, [&](std::string_view line, int64_t) {
+    ++number;
+    if (full) return;
     if (line.find("HloModule ") != std::string_view::npos) {
       read_entry_layout(module, line, number);
-      continue;
+      return;
     }
     const std::string_view t = trim(line);
     if (auto header = read_header(t, number)) {
+      if (header->entry && entry) {
+        // Which one XLA would run is not for tessera to guess; the first stays the entry.
+        const HloComputationHeader& first = module.computations[*entry];
+        module.warnings.push_back(line_warning(
+            number, fmt::format("a second ENTRY computation {} (the first is {}, line {}): it "
+                                "is read as an ordinary computation",
+                                header->name, first.name, first.line)));
+        header->entry = false;
+      }
+      if (header->entry) entry = module.computations.size();
       computation = header->name;
       module.computations.push_back(std::move(*header));
-      continue;
+      return;
     }
     HloInstruction instruction;
     instruction.computation = computation;
     instruction.line = number;
-    if (!read_instruction(t, instruction, module.warnings)) continue;
+    if (!read_instruction(t, instruction, module.warnings)) return;
     if (module.instructions.size() >= kMaxInputArrays) {
       module.warnings.push_back(
           line_warning(number, "more than " + std::to_string(kMaxInputArrays) +
                                    " instructions: the rest of the module is not read"));
-      break;
+      full = true;
+      return;
     }
     module.instructions.push_back(std::move(instruction));
-  }
+  });
   return module;
 }
 

@@ -95,4 +95,11 @@ std::optional<std::string> utf8_input_text(std::string_view bytes) {
   return out;
 }
 
+std::string_view utf8_view(std::string_view bytes, std::string& storage) {
+  std::optional<std::string> utf8 = utf8_input_text(bytes);
+  if (!utf8) return bytes;
+  storage = std::move(*utf8);
+  return storage;
+}
+
 }  // namespace tessera::inputs

@@ -1,5 +1,6 @@
 // Choosing a reader, and the reader of last resort: every shape in any text.
 #include <fmt/format.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <cctype>
@@ -62,7 +63,18 @@ bool looks_like_path(std::string_view argument) {
 }
 
 std::string read_input_text(const std::string& path) {
-  if (path != "-") return read_regular_file(path, static_cast<int64_t>(kMaxInputBytes));
+  if (path != "-") {
+    try {
+      return read_regular_file(path, static_cast<int64_t>(kMaxInputBytes));
+    } catch (const Error& error) {
+      struct stat status {};
+      if (::stat(path.c_str(), &status) != 0 || !S_ISFIFO(status.st_mode)) throw;
+      // `tessera explain <(cmd)`: the same text arrives whole through standard input.
+      throw Error(error.kind(), error.message() +
+                                    "; send it to standard input and give '-' instead "
+                                    "(cmd | tessera explain -)");
+    }
+  }
   std::string text;
   char buffer[1 << 16];
   while (std::cin.read(buffer, sizeof buffer) || std::cin.gcount() > 0) {
@@ -75,9 +87,9 @@ std::string read_input_text(const std::string& path) {
   return text;
 }
 
-InputReading read_input(std::string_view text) {
-  const std::optional<std::string> utf8 = utf8_input_text(text);
-  if (utf8) text = *utf8;
+InputReading read_input(std::string_view bytes) {
+  std::string decoded;
+  const std::string_view text = utf8_view(bytes, decoded);
   InputReading reading;
   if (text.find("allocations in ") != std::string_view::npos ||
       (text.find("Shape: ") != std::string_view::npos &&

@@ -7,6 +7,7 @@
 #include <cctype>
 
 #include "tessera/checked_arithmetic.h"
+#include "tessera/element_type.h"
 #include "tessera/error.h"
 #include "tessera/explain/layout_explanation.h"
 #include "tessera/inputs/input_arrays.h"
@@ -17,6 +18,10 @@
 
 namespace tessera::inputs {
 namespace {
+
+// Elements compared one by one over a whole text (mismatches whose layouts have no common
+// refinement); past it a mismatch is explained without its count of moved elements.
+constexpr int64_t kMismatchWalkElements = int64_t{1} << 24;
 
 // The text inside the parentheses opening at text[pos] (nested ones included), or nullopt.
 std::optional<std::string_view> parenthesised(std::string_view text, std::size_t pos) {
@@ -37,13 +42,31 @@ std::optional<std::string> braced_at(std::string_view text, std::size_t pos) {
   return std::string(text.substr(pos, end - pos + 1));
 }
 
-std::optional<std::string> shape_after(std::string_view text, std::string_view marker) {
+std::optional<std::vector<ShapeToken>> shapes_after(std::string_view text,
+                                                    std::string_view marker) {
   const std::size_t at = text.find(marker);
   if (at == std::string_view::npos) return std::nullopt;
   std::size_t pos = at + marker.size();
-  auto shapes = read_shape_at(text, pos);
+  return read_shape_at(text, pos);
+}
+
+std::optional<std::string> shape_after(std::string_view text, std::string_view marker) {
+  auto shapes = shapes_after(text, marker);
   if (!shapes || shapes->size() != 1) return std::nullopt;
   return shapes->front().text;
+}
+
+// The declared and actual shapes of XLA's shape check. Tuples are compared element by element:
+// the first pair that differs is the mismatch (the first pair when none does).
+std::optional<std::pair<ShapeToken, ShapeToken>> checked_pair(std::string_view line) {
+  const auto declared = shapes_after(line, "to have shape equal to ");
+  const auto actual = shapes_after(line, "actual shape is ");
+  if (!declared || !actual || declared->empty() || declared->size() != actual->size())
+    return std::nullopt;
+  for (std::size_t i = 0; i < declared->size(); ++i) {
+    if ((*declared)[i].text != (*actual)[i].text) return std::pair{(*declared)[i], (*actual)[i]};
+  }
+  return std::pair{declared->front(), actual->front()};
 }
 
 MismatchSide named_side(std::string role, std::string layout) {
@@ -106,13 +129,11 @@ bool recognise(std::string_view line, LayoutMismatch& m) {
       }
     }
   }
-  const auto declared = shape_after(line, "to have shape equal to ");
-  const auto actual = shape_after(line, "actual shape is ");
-  if (declared && actual) {
+  if (const auto pair = checked_pair(line)) {
     m.source = "xla_shape_check";
-    m.shape = array_part(*declared);
-    m.expected = named_side("XLA's check", *declared);
-    m.actual = named_side("instruction", *actual);
+    m.shape = array_part(pair->first.text);
+    m.expected = named_side("XLA's check", pair->first.text);
+    m.actual = named_side("instruction", pair->second.text);
     return true;
   }
   std::string lower(line);
@@ -200,20 +221,39 @@ void explain_causes(LayoutMismatch& m, const xla::Shape& expected, const xla::Sh
   }
 }
 
-void decode(LayoutMismatch& m) {
+// `walk_budget`: elements left for counting moved elements one by one over the whole text
+// (layouts without a common refinement), so that a log of many such lines stays bounded.
+void decode(LayoutMismatch& m, int64_t& walk_budget) {
   try {
     const xla::Shape expected = xla::parse_shape(m.expected.layout);
     const xla::Shape actual = xla::parse_shape(m.actual.layout);
     describe(m.expected, expected);
     describe(m.actual, actual);
     m.differences = explain::notation_differences(expected, actual);
+    if (expected.element_type != actual.element_type) {
+      // Another element type, not another width of one: f32 -> bf16 is not "element_bits".
+      std::erase_if(m.differences,
+                    [](const explain::LayoutDifference& d) { return d.what == "element_bits"; });
+      m.differences.insert(m.differences.begin(),
+                           {"element_type", std::string(element_type_name(expected.element_type)),
+                            std::string(element_type_name(actual.element_type)),
+                            "the arrays hold different element types"});
+    }
     if (expected.dimensions != actual.dimensions) {
       m.differences.insert(
           m.differences.begin(),
           {"dims", fmt::format("[{}]", fmt::join(expected.dimensions, ",")),
            fmt::format("[{}]", fmt::join(actual.dimensions, ",")), "the arrays themselves differ"});
     } else if (expected.element_type == actual.element_type) {
-      m.diff = explain::diff_layouts(m.expected.layout, m.actual.layout, {.tile_summary = false});
+      try {
+        m.diff = explain::diff_layouts(m.expected.layout, m.actual.layout,
+                                       {.tile_summary = false, .walk_limit = walk_budget});
+        if (m.diff->moved.method.starts_with("element by element"))
+          walk_budget -= m.diff->moved.elements;
+      } catch (const Error& error) {
+        // Past the bound the count is not made: the mismatch is still explained, without it.
+        if (error.kind() != ErrorKind::kUnsupported) throw;
+      }
     }
     explain_causes(m, expected, actual);
   } catch (const Error& error) {
@@ -223,18 +263,23 @@ void decode(LayoutMismatch& m) {
 
 }  // namespace
 
-std::vector<LayoutMismatch> find_layout_mismatches(std::string_view text) {
+std::vector<LayoutMismatch> find_layout_mismatches(std::string_view bytes) {
+  std::string decoded;
+  const std::string_view text = utf8_view(bytes, decoded);
   std::vector<LayoutMismatch> out;
-  const std::vector<std::string> lines = input_lines(text);
-  for (std::size_t i = 0; i < lines.size() && out.size() < kMaxInputArrays; ++i) {
+  int64_t number = 0;  // lines as the readers see them (an escaped message's count one each)
+  int64_t walk_budget = kMismatchWalkElements;
+  // One line at a time: memory follows the mismatches found, not the lines of the text.
+  for_each_input_line(text, [&](std::string_view line, int64_t) {
+    ++number;
     LayoutMismatch m;
-    if (!recognise(lines[i], m)) continue;
-    m.message = std::string(trim(lines[i]));
-    m.line = static_cast<int64_t>(i) + 1;
-    m.operand = operand_number(lines[i]);
-    decode(m);
+    if (out.size() >= kMaxInputArrays || !recognise(line, m)) return;
+    m.message = std::string(trim(line));
+    m.line = number;
+    m.operand = operand_number(line);
+    decode(m, walk_budget);
     out.push_back(std::move(m));
-  }
+  });
   return out;
 }
 

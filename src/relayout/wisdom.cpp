@@ -1,7 +1,9 @@
 #include "relayout/wisdom.h"
 
+#include <fcntl.h>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -9,17 +11,19 @@
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
-#include <fstream>
 #include <iostream>
 #include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
-#include <sstream>
+#include <optional>
 
 #include "relayout/host_profile.h"
 #include "tessera/error.h"
 #include "tessera/file_errors.h"
+#include "tessera/io/atomic_file.h"
+#include "tessera/regular_file.h"
 #include "tessera/relayout/planner.h"
+#include "tessera/strict_json.h"
 #include "tessera/utf8_text.h"
 #include "tessera/version.h"
 
@@ -32,6 +36,8 @@ using nlohmann::json;
 // 2: keys name their size class, and runs' stores are recorded as measured (plain or stream).
 constexpr int kVariantsVersion = 2;
 constexpr int kFormat = 1;
+// A wisdom file holds a few hundred choices per host, a few KiB; anything near this is not one.
+constexpr int64_t kMaxWisdomBytes = int64_t{16} << 20;
 
 std::string build_text() {
 #if defined(__clang__)
@@ -73,15 +79,21 @@ WisdomChoice choice_from(const json& j) {
 }
 
 using Choices = std::map<std::string, WisdomChoice>;
+// Another host's entries, or this host's that this build cannot read (an unknown token), are
+// kept as written: every entry of a wisdom file survives a merge, whoever reads it.
+using Kept = std::vector<std::pair<json, json>>;  // (host fingerprint, its "choices" object)
 
 struct Store {
   std::mutex mutex;
   bool settled = false;  // the default file was read, or wisdom was set some other way
   json here = fingerprint();
-  Choices choices;                               // this host's
-  std::vector<std::pair<json, Choices>> others;  // kept for export
+  Choices choices;               // this host's
+  json unread = json::object();  // this host's entries this build cannot read
+  Kept others;                   // kept for export
+  Choices changed;               // recorded or imported by this process: win a merge
+  Kept changed_others;           // imported by this process
   WarningHandler handler = [](const std::string& message) {
-    std::cerr << "tessera: warning: " << message << '\n';
+    std::cerr << "warning: " << printable_utf8(message) << '\n';
   };
 };
 
@@ -98,17 +110,26 @@ std::string shown(const std::filesystem::path& file) {
 // wrong when it is not tessera wisdom.
 struct Parsed {
   Choices here;
-  std::vector<std::pair<json, Choices>> others;
-  int skipped = 0;  // choices whose variants this build does not know
+  json unread = json::object();  // this host's entries whose variants this build does not know
+  Kept others;
 };
 
-Parsed parse_wisdom(std::string_view text, const json& here) {
-  json j;
-  try {
-    j = json::parse(text);
-  } catch (const json::exception& e) {
-    throw Error(ErrorKind::kSyntax, fmt::format("not JSON ({})", printable_utf8(e.what())));
+// Merges `from` into `into`, entry by entry: `from`'s win.
+void merge_kept(Kept& into, const Kept& from) {
+  for (const auto& [host, choices] : from) {
+    const auto same =
+        std::find_if(into.begin(), into.end(), [&](const auto& o) { return o.first == host; });
+    if (same == into.end()) {
+      into.emplace_back(host, choices);
+    } else {
+      for (const auto& [key, value] : choices.items()) same->second[key] = value;
+    }
   }
+}
+
+Parsed parse_wisdom(std::string_view text, const json& here) {
+  // Strict (tessera/strict_json.h): depth bounded, no key twice, no NUL.
+  json j = parse_strict_json(text, "it");
   if (!j.is_object() || !j.contains("tessera_wisdom") || !j.contains("hosts") ||
       !j["hosts"].is_array()) {
     throw Error(ErrorKind::kSyntax, "not tessera wisdom (no \"tessera_wisdom\" and \"hosts\")");
@@ -124,30 +145,33 @@ Parsed parse_wisdom(std::string_view text, const json& here) {
         !host["choices"].is_object()) {
       throw Error(ErrorKind::kSyntax, "a host without \"host\" and \"choices\"");
     }
-    Choices choices;
+    if (host["host"] != here) {
+      merge_kept(parsed.others, {{host["host"], host["choices"]}});
+      continue;
+    }
     for (const auto& [key, value] : host["choices"].items()) {
       try {
-        choices[key] = choice_from(value);
+        parsed.here[key] = choice_from(value);
+        parsed.unread.erase(key);
       } catch (const std::exception&) {
-        ++parsed.skipped;
+        parsed.unread[key] = value;
+        parsed.here.erase(key);
       }
-    }
-    if (host["host"] == here) {
-      for (auto& [key, value] : choices) parsed.here[key] = std::move(value);
-    } else {
-      parsed.others.emplace_back(host["host"], std::move(choices));
     }
   }
   return parsed;
 }
 
-std::string read_file(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw file_error("read", shown(file), errno);
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) throw file_error("read", shown(file), errno);
-  return text.str();
+std::optional<std::string> read_if_present(const std::filesystem::path& file) {
+  std::error_code error;
+  const auto status = std::filesystem::symlink_status(file, error);
+  if (error || !std::filesystem::exists(status)) {
+    // A dangling link is a file to be created through it, as for every output.
+    return std::nullopt;
+  }
+  if (std::filesystem::is_symlink(status) && !std::filesystem::exists(file, error))
+    return std::nullopt;
+  return read_regular_file(file.string(), kMaxWisdomBytes);
 }
 
 // Reads `file` into the store (the caller holds the lock); warns and reads nothing when it is not
@@ -155,13 +179,18 @@ std::string read_file(const std::filesystem::path& file) {
 int load_locked(Store& s, const std::filesystem::path& file) {
   s.settled = true;
   s.choices.clear();
+  s.unread = json::object();
   s.others.clear();
-  std::error_code missing;
-  if (file.empty() || !std::filesystem::exists(file, missing)) return 0;
+  s.changed.clear();
+  s.changed_others.clear();
+  if (file.empty()) return 0;
   std::string reason;
   try {
-    Parsed parsed = parse_wisdom(read_file(file), s.here);
+    const std::optional<std::string> text = read_if_present(file);
+    if (!text) return 0;
+    Parsed parsed = parse_wisdom(*text, s.here);
     s.others = std::move(parsed.others);
+    s.unread = std::move(parsed.unread);
     if (parsed.here.empty()) {
       reason = "it holds no choices measured on this host by this build (" + build_text() +
                "); run `tessera tune` to measure them";
@@ -231,6 +260,8 @@ void record_wisdom(const ProblemKey& key, const WisdomChoice& choice) {
   std::lock_guard lock(s.mutex);
   settle_locked(s);
   s.choices[key.text()] = choice;
+  s.changed[key.text()] = choice;
+  s.unread.erase(key.text());
 }
 
 std::string today_utc() {
@@ -275,19 +306,72 @@ int use_wisdom_file(const std::filesystem::path& file) {
   return load_locked(s, file);
 }
 
+namespace {
+
+std::string export_locked(const Store& s) {
+  json hosts = json::array();
+  json here = s.unread;
+  for (const auto& [key, choice] : s.choices) here[key] = choice_json(choice);
+  if (!here.empty()) hosts.push_back(json{{"host", s.here}, {"choices", here}});
+  for (const auto& [host, choices] : s.others)
+    hosts.push_back(json{{"host", host}, {"choices", choices}});
+  return json{{"tessera_wisdom", kFormat}, {"hosts", hosts}}.dump(2) + "\n";
+}
+
+// Holds an exclusive lock on a wisdom file's folder while it is read, merged and replaced, so that
+// two `tessera tune` runs on one file each keep the other's results. The folder is locked rather
+// than the file because the file is replaced by a rename, and a lock on a file of its own would
+// leave that file behind.
+class FolderLock {
+ public:
+  explicit FolderLock(const std::filesystem::path& file) {
+    const std::filesystem::path folder =
+        file.has_parent_path() ? file.parent_path() : std::filesystem::path(".");
+    descriptor_ = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (descriptor_ < 0) throw file_error("write", shown(file), errno);
+    while (::flock(descriptor_, LOCK_EX) != 0) {
+      if (errno == EINTR) continue;
+      const int why = errno;
+      ::close(descriptor_);
+      throw file_error("lock the folder of", shown(file), why);
+    }
+  }
+  ~FolderLock() { ::close(descriptor_); }  // closing releases the lock
+  FolderLock(const FolderLock&) = delete;
+  FolderLock& operator=(const FolderLock&) = delete;
+
+ private:
+  int descriptor_ = -1;
+};
+
+// The wisdom `file` holds now, or nothing when there is no file; throws Error(kIo) when it cannot
+// be read or is not wisdom: tessera replaces only a file it could have written.
+std::optional<Parsed> current_wisdom(const std::filesystem::path& file, const json& here) {
+  const std::optional<std::string> text = read_if_present(file);
+  if (!text) return std::nullopt;
+  try {
+    return parse_wisdom(*text, here);
+  } catch (const Error& e) {
+    throw Error(ErrorKind::kIo,
+                fmt::format("cannot write wisdom to '{}': it is not tessera wisdom ({}), and "
+                            "tessera replaces only a wisdom file",
+                            shown(file), e.message()));
+  }
+}
+
+void create_folder_of(const std::filesystem::path& file) {
+  std::error_code error;
+  if (file.has_parent_path()) std::filesystem::create_directories(file.parent_path(), error);
+  if (error) throw file_error("create the folder of", shown(file), error.value());
+}
+
+}  // namespace
+
 std::string export_wisdom() {
   Store& s = store();
   std::lock_guard lock(s.mutex);
   settle_locked(s);
-  json hosts = json::array();
-  const auto add = [&](const json& host, const Choices& choices) {
-    json c = json::object();
-    for (const auto& [key, choice] : choices) c[key] = choice_json(choice);
-    hosts.push_back(json{{"host", host}, {"choices", c}});
-  };
-  if (!s.choices.empty()) add(s.here, s.choices);
-  for (const auto& [host, choices] : s.others) add(host, choices);
-  return json{{"tessera_wisdom", kFormat}, {"hosts", hosts}}.dump(2) + "\n";
+  return export_locked(s);
 }
 
 int import_wisdom(std::string_view text, std::string_view origin) {
@@ -301,42 +385,57 @@ int import_wisdom(std::string_view text, std::string_view origin) {
     throw Error(ErrorKind::kSyntax, fmt::format("cannot import wisdom from '{}': {}",
                                                 printable_utf8(origin), e.message()));
   }
-  for (auto& [key, choice] : parsed.here) s.choices[key] = choice;
-  for (auto& other : parsed.others) {
-    const auto same = std::find_if(s.others.begin(), s.others.end(),
-                                   [&](const auto& o) { return o.first == other.first; });
-    if (same == s.others.end()) {
-      s.others.push_back(std::move(other));
-    } else {
-      for (auto& [key, choice] : other.second) same->second[key] = choice;
-    }
+  for (auto& [key, choice] : parsed.here) {
+    s.choices[key] = choice;
+    s.changed[key] = choice;
+    s.unread.erase(key);
   }
+  for (const auto& [key, value] : parsed.unread.items()) {
+    if (!s.choices.contains(key)) s.unread[key] = value;
+  }
+  merge_kept(s.others, parsed.others);
+  merge_kept(s.changed_others, parsed.others);
   return static_cast<int>(parsed.here.size());
 }
 
-void save_wisdom(const std::filesystem::path& file) {
-  const std::string text = export_wisdom();
-  std::error_code error;
-  if (file.has_parent_path()) std::filesystem::create_directories(file.parent_path(), error);
-  if (error) throw file_error("create the folder of", shown(file), error.value());
-  std::filesystem::path temporary = file;
-  temporary += fmt::format(".{}.tmp", ::getpid());
+void check_wisdom_file(const std::filesystem::path& file) {
+  create_folder_of(file);
+  const FolderLock lock(file);
+  Store& s = store();
+  json here;
   {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    if (!out) throw file_error("write", shown(file), errno);
-    out << text;
-    out.flush();
-    if (!out) {
-      const int why = errno;
-      std::filesystem::remove(temporary, error);
-      throw file_error("write", shown(file), why);
+    std::lock_guard guard(s.mutex);
+    here = s.here;
+  }
+  // A device, a FIFO, a folder, no room: refused as every output is; the probe is not committed.
+  const io::AtomicFile probe(file.string());
+  current_wisdom(file, here);
+}
+
+void save_wisdom(const std::filesystem::path& file) {
+  create_folder_of(file);
+  const FolderLock lock(file);
+  io::AtomicFile out(file.string());  // refuses what is not an output first: a device, a FIFO
+  Store& s = store();
+  std::lock_guard guard(s.mutex);
+  settle_locked(s);
+  // What another run wrote since this one read the file wins over what this one read; what this
+  // one measured or imported wins over both.
+  if (std::optional<Parsed> now = current_wisdom(file, s.here)) {
+    for (auto& [key, choice] : now->here) s.choices[key] = std::move(choice);
+    for (const auto& [key, value] : now->unread.items()) {
+      s.unread[key] = value;
+      s.choices.erase(key);
     }
+    merge_kept(s.others, now->others);
   }
-  std::filesystem::rename(temporary, file, error);
-  if (error) {
-    std::filesystem::remove(temporary, error);
-    throw file_error("write", shown(file), error.value());
+  for (const auto& [key, choice] : s.changed) {
+    s.choices[key] = choice;
+    s.unread.erase(key);
   }
+  merge_kept(s.others, s.changed_others);
+  out.write(export_locked(s));
+  out.commit();
 }
 
 void forget_wisdom() {
@@ -344,7 +443,10 @@ void forget_wisdom() {
   std::lock_guard lock(s.mutex);
   s.settled = true;
   s.choices.clear();
+  s.unread = json::object();
   s.others.clear();
+  s.changed.clear();
+  s.changed_others.clear();
 }
 
 std::string host_description() {

@@ -1,13 +1,18 @@
 #include "worker_pool.h"
 
+#include <fmt/format.h>
 #include <pthread.h>
 
 #include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <mutex>
+#include <optional>
+#include <system_error>
 #include <thread>
 #include <vector>
+
+#include "tessera/error.h"
 
 namespace tessera::relayout {
 namespace {
@@ -138,6 +143,16 @@ WorkerPool& pool() {
   return *current_pool.load(std::memory_order_acquire);
 }
 
+// A thread the system will not start (a memory or process limit: `tune --threads 1024` under a
+// 1 GiB address space) is an error naming the count, not std::terminate from a vector of joinable
+// threads (tests/cli/test_hostile_round3_cli.py).
+[[noreturn]] void cannot_start(int helpers, const std::system_error& e) {
+  throw Error(ErrorKind::kArgument,
+              fmt::format("cannot start {} threads: the system refused one ({}); ask for fewer "
+                          "threads",
+                          helpers + 1, e.code().message()));
+}
+
 }  // namespace
 
 void run_in_parallel(int helpers, const std::function<void()>& work) {
@@ -145,12 +160,26 @@ void run_in_parallel(int helpers, const std::function<void()>& work) {
     work();
     return;
   }
-  if (helpers <= kMostPooledHelpers && pool().try_run(helpers, work)) return;
+  try {
+    if (helpers <= kMostPooledHelpers && pool().try_run(helpers, work)) return;
+  } catch (const std::system_error& e) {  // from grow(), before any work was handed out
+    cannot_start(helpers, e);
+  }
   std::vector<std::thread> threads;
   threads.reserve(static_cast<std::size_t>(helpers));
-  for (int h = 0; h < helpers; ++h) threads.emplace_back(work);
+  std::optional<std::system_error> refused;
+  for (int h = 0; h < helpers && !refused; ++h) {
+    try {
+      threads.emplace_back(work);
+    } catch (const std::system_error& e) {
+      refused = e;
+    }
+  }
+  // The threads started take their share of the pieces; the caller finishes the rest, so they
+  // can be joined before the error is raised.
   work();
   for (std::thread& t : threads) t.join();
+  if (refused) cannot_start(helpers, *refused);
 }
 
 void for_each_piece(int helpers, int64_t pieces, const std::function<void(int64_t)>& piece) {

@@ -184,22 +184,18 @@ std::pair<int64_t, int64_t> best_minor_pair(std::span<const int64_t> dims, const
     rounded[2 * d + 1] = saturating_round_up(dims[d], rows);
     all = saturating_multiply(all, dims[d]);
   }
-  const bool exact = all != std::numeric_limits<int64_t>::max();
   int64_t best_bytes = std::numeric_limits<int64_t>::max();
   std::pair<int64_t, int64_t> best = {static_cast<int64_t>(rank) - 1,
                                       static_cast<int64_t>(rank) - 2};
+  // An array of more than 2^63 elements has no size in any order (it is refused when its size is
+  // asked): the search, cubic in the rank without the division below, is not made
+  // (tests/cli/test_hostile_round3_cli.py).
+  if (all == std::numeric_limits<int64_t>::max()) return best;
   for (std::size_t minor = rank; minor-- > 0;) {
-    const int64_t without_minor = exact ? all / dims[minor] : 0;
+    const int64_t without_minor = all / dims[minor];
     for (std::size_t second = rank; second-- > 0;) {
       if (second == minor) continue;
-      int64_t elements = 1;
-      if (exact) {
-        elements = without_minor / dims[second];
-      } else {
-        for (std::size_t d = 0; d < rank; ++d) {
-          if (d != minor && d != second) elements = saturating_multiply(elements, dims[d]);
-        }
-      }
+      int64_t elements = without_minor / dims[second];
       elements = saturating_multiply(elements, rounded[2 * second + 1]);
       elements = saturating_multiply(elements, rounded[2 * minor]);
       const int64_t bytes = saturating_multiply(elements, bits);  // bits: same order as bytes

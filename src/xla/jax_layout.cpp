@@ -179,10 +179,19 @@ class ReprReader {
         pos_ = key_at;
         key = "layout";
       }
-      if (std::find(seen.begin(), seen.end(), key) != seen.end()) {
-        fail_at(fmt::format("'{}' is given twice", key), key_at);
+      // tiling= and _tiling= (and the other spellings) name one field: both given is the field
+      // twice, not the last one winning.
+      const std::string_view field = key == "_tiling" ? "tiling"
+                                     : key == "_sub_byte_element_size_in_bits"
+                                         ? "sub_byte_element_size_in_bits"
+                                     : key == "device_local_layout" ? "layout"
+                                                                    : key;
+      if (std::find(seen.begin(), seen.end(), field) != seen.end()) {
+        fail_at(field == key ? fmt::format("'{}' is given twice", key)
+                             : fmt::format("'{}' is given twice (as '{}' too)", field, key),
+                key_at);
       }
-      seen.push_back(key);
+      seen.push_back(field);
       skip_spaces();
       if (key == "layout" || key == "device_local_layout") {
         call(layout);

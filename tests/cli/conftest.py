@@ -20,7 +20,9 @@ class Tessera:
         self.path = path
 
     def run(self, *args, check=True):
-        result = subprocess.run([self.path, *args], capture_output=True, text=True, timeout=60)
+        # No stdin: `explain` without an argument reads a pipe on it (whatever runs the tests).
+        result = subprocess.run([self.path, *args], capture_output=True, text=True, timeout=60,
+                                stdin=subprocess.DEVNULL)
         if check and result.returncode != 0:
             raise AssertionError(f"tessera {' '.join(args)} failed ({result.returncode}): {result.stderr}")
         return result

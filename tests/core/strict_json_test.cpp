@@ -42,5 +42,16 @@ TEST(StrictJson, RefusesNulBytesAndTrailingText) {
   EXPECT_NE(refusal("{} garbage").find("not valid JSON (byte 4)"), std::string::npos);
 }
 
+// A value nested 100,000 deep overflowed the stack in nlohmann's recursive dump; depth is bounded
+// as the text is read.
+TEST(StrictJson, RefusesNestingDeeperThanTheBound) {
+  const std::string deep = std::string(100000, '[') + std::string(100000, ']');
+  EXPECT_NE(refusal(deep).find("values nest deeper than 64 levels"), std::string::npos);
+  const std::string deepest_read = std::string(64, '[') + std::string(64, ']');
+  EXPECT_NO_THROW(parse_strict_json(deepest_read, "x"));
+  const std::string one_more = std::string(65, '[') + std::string(65, ']');
+  EXPECT_THROW(parse_strict_json(one_more, "x"), Error);
+}
+
 }  // namespace
 }  // namespace tessera

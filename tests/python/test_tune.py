@@ -66,6 +66,6 @@ def test_tune_writes_wisdom_that_plans_read(tmp_path):
 def test_a_corrupt_wisdom_file_warns_and_is_ignored(tmp_path):
     bad = tmp_path / "bad.json"
     bad.write_text("{")
-    with pytest.warns(RuntimeWarning, match="ignoring wisdom file '.*bad.json': not JSON"):
+    with pytest.warns(RuntimeWarning, match="ignoring wisdom file '.*bad.json': it is not valid JSON"):
         assert tessera.use_wisdom_file(str(bad)) == 0
     assert "(model)" in transpose_plan().describe()

@@ -8,6 +8,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -77,6 +78,10 @@ class WisdomTest : public ::testing::Test {
 
   static void write(const fs::path& file, const std::string& text) {
     std::ofstream(file, std::ios::binary) << text;
+  }
+  static std::string read_text(const fs::path& file) {
+    std::ifstream in(file, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
   }
 
   std::vector<std::string> warnings_;
@@ -176,7 +181,7 @@ TEST_F(WisdomTest, ACorruptFileIsIgnoredWithAWarningNamingIt) {
   ASSERT_EQ(warnings_.size(), 1u);
   const std::string& w = warnings_[0];
   EXPECT_NE(w.find("ignoring wisdom file '"), std::string::npos) << w;
-  EXPECT_NE(w.find("bad\\xff.json': not JSON"), std::string::npos) << w;
+  EXPECT_NE(w.find("bad\\xff.json': it is not valid JSON"), std::string::npos) << w;
   EXPECT_EQ(printable_utf8(w), w) << "not valid UTF-8: " << w;
   EXPECT_NE(describe_transpose(1).find(" (model)"), std::string::npos);
   write(file, "[1, 2]");
@@ -216,9 +221,50 @@ TEST_F(WisdomTest, ImportMergesAndRefusesWhatIsNotWisdom) {
     FAIL() << "no error";
   } catch (const Error& e) {
     EXPECT_EQ(e.kind(), ErrorKind::kSyntax);
-    EXPECT_NE(e.message().find("cannot import wisdom from 'x.json': not JSON"), std::string::npos)
+    EXPECT_NE(e.message().find("cannot import wisdom from 'x.json': it is not valid JSON"),
+              std::string::npos)
         << e.message();
   }
+}
+
+// Wisdom files are the user's files (tests/cli/test_hostile_round3_cli.py runs the CLI's side):
+// entries of other hosts and with tokens this build does not know survive a save, a file written
+// by another run since this one read it is merged, and a file that is not wisdom is never
+// replaced.
+TEST_F(WisdomTest, SavingMergesWithTheFileAndKeepsEveryEntry) {
+  const fs::path file = folder_ / "w.json";
+  nlohmann::json foreign = {
+      {"tessera_wisdom", 1},
+      {"hosts",
+       {{{"host", {{"model", "elsewhere"}}},
+         {"choices",
+          {{"transpose/4B/page/t1", {{"variant", "staged-nosuchtoken"}, {"measured", "x"}}}}}}}}};
+  write(file, foreign.dump());
+  EXPECT_EQ(use_wisdom_file(file), 0);
+  warnings_.clear();
+  record_wisdom({KernelClass::kTranspose, 4, "page", 1},
+                {"staged-r64-l2-g2048", "2026-11-27", "measure", 0.8, 0.7, 17, 30});
+  // Another run adds a third host after this one read the file.
+  nlohmann::json later = foreign;
+  later["hosts"].push_back({{"host", {{"model", "third"}}}, {"choices", nlohmann::json::object()}});
+  write(file, later.dump());
+  save_wisdom(file);
+  const nlohmann::json saved = nlohmann::json::parse(read_text(file));
+  ASSERT_EQ(saved["hosts"].size(), 3u) << saved.dump();
+  EXPECT_TRUE(saved["hosts"][0]["choices"].contains("transpose/4B/page/t1"));
+  EXPECT_EQ(saved["hosts"][1], foreign["hosts"][0]);
+  EXPECT_EQ(saved["hosts"][2]["host"]["model"], "third");
+
+  const fs::path notes = folder_ / "notes.txt";
+  write(notes, "my notes\n");
+  EXPECT_THROW(check_wisdom_file(notes), Error);
+  try {
+    save_wisdom(notes);
+    FAIL() << "a file that is not wisdom was replaced";
+  } catch (const Error& e) {
+    EXPECT_NE(e.message().find("is not tessera wisdom"), std::string::npos) << e.message();
+  }
+  EXPECT_EQ(read_text(notes), "my notes\n");
 }
 
 TEST(PlannerMode, NamesParseAndOthersAreRefused) {

@@ -3,19 +3,22 @@
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <poll.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "tessera/error.h"
+#include "tessera/explain/compiler_reply.h"
 #include "tessera/utf8_text.h"
 
 extern char** environ;
@@ -30,27 +33,127 @@ std::string python_command() {
   return given != nullptr && *given != '\0' ? given : "python3";
 }
 
-// Runs `python -c SCRIPT`, writes `request` to its stdin, closes it and returns its stdout. The
-// child's stderr (libtpu's start-up log) goes to /dev/null.
+// How long the child may take: importing jax and compiling one array deviceless takes seconds;
+// TESSERA_COMPILER_SECONDS changes it (tests/cli/test_hostile_round3_cli.py sets 2).
+int time_limit_ms() {
+  constexpr int kDefaultSeconds = 300;
+  const char* given = std::getenv("TESSERA_COMPILER_SECONDS");
+  if (given == nullptr || *given == '\0') return kDefaultSeconds * 1000;
+  char* end = nullptr;
+  const long seconds = std::strtol(given, &end, 10);
+  if (*end != '\0' || seconds < 1 || seconds > 86400) {
+    throw Error(ErrorKind::kArgument,
+                fmt::format("TESSERA_COMPILER_SECONDS must be a whole number of seconds from 1 to "
+                            "86400, not '{}'",
+                            printable_utf8(given)));
+  }
+  return static_cast<int>(seconds) * 1000;
+}
+
+// Ends the child's whole process group (a grandchild holding its stdout open included) and
+// reaps the child, whatever happened.
+class ChildGroup {
+ public:
+  explicit ChildGroup(pid_t pid) : pid_(pid) {}
+  ~ChildGroup() {
+    ::kill(-pid_, SIGKILL);
+    int status = 0;
+    while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+    }
+  }
+  ChildGroup(const ChildGroup&) = delete;
+  ChildGroup& operator=(const ChildGroup&) = delete;
+  // True once the child itself has exited (and was reaped; its group is still ended).
+  bool exited() {
+    int status = 0;
+    if (!exited_ && ::waitpid(pid_, &status, WNOHANG) == pid_) exited_ = true;
+    return exited_;
+  }
+
+ private:
+  pid_t pid_;
+  bool exited_ = false;
+};
+
+// Reads the child's stdout until it closes, the child exits, the output passes the bound or the
+// time is up; the last two are errors.
+std::string read_bounded(int descriptor, ChildGroup& child, int limit_ms) {
+  ::fcntl(descriptor, F_SETFL, ::fcntl(descriptor, F_GETFL) | O_NONBLOCK);
+  std::string out;
+  std::array<char, 4096> buffer{};
+  const auto start = std::chrono::steady_clock::now();
+  constexpr int kPollMs = 100;  // how soon an exited child whose grandchild holds stdout is seen
+  for (;;) {
+    const auto waited = std::chrono::duration_cast<std::chrono::milliseconds>(
+                            std::chrono::steady_clock::now() - start)
+                            .count();
+    if (waited >= limit_ms) {
+      throw Error(ErrorKind::kIo,
+                  fmt::format("--check-with-compiler: the compiler's process gave no answer in {} "
+                              "s and was ended (TESSERA_COMPILER_SECONDS allows longer)",
+                              limit_ms / 1000));
+    }
+    const bool gone = child.exited();  // before reading: all it wrote is in the pipe by now
+    pollfd ready{descriptor, POLLIN, 0};
+    const int polled = ::poll(
+        &ready, 1, gone ? 0 : static_cast<int>(std::min<int64_t>(kPollMs, limit_ms - waited)));
+    if (polled < 0 && errno != EINTR) break;
+    for (;;) {
+      const ssize_t got = ::read(descriptor, buffer.data(), buffer.size());
+      if (got > 0) {
+        out.append(buffer.data(), static_cast<std::size_t>(got));
+        if (out.size() > explain::kMaxCompilerReplyBytes) {
+          throw Error(ErrorKind::kIo,
+                      fmt::format("--check-with-compiler: the compiler's process printed more "
+                                  "than {} bytes and was ended",
+                                  explain::kMaxCompilerReplyBytes));
+        }
+        continue;
+      }
+      if (got == 0) return out;  // every writer closed it
+      if (errno == EINTR) continue;
+      break;  // EAGAIN: nothing more for now
+    }
+    if (gone) return out;
+  }
+  return out;
+}
+
+// Runs `python -c SCRIPT` in a process group of its own, writes `request` to its stdin, closes it
+// and returns its stdout, bounded in time and size. The child's stderr (libtpu's start-up log)
+// goes to /dev/null.
 std::string run_script(const std::string& python, const std::string& request) {
+  const int limit_ms = time_limit_ms();
   int to_child[2];
   int from_child[2];
-  if (pipe(to_child) != 0 || pipe(from_child) != 0) {
-    throw Error(ErrorKind::kIo, fmt::format("cannot start {}: {}", python, std::strerror(errno)));
+  if (pipe2(to_child, O_CLOEXEC) != 0) {
+    throw Error(ErrorKind::kIo,
+                fmt::format("cannot start {}: {}", printable_utf8(python), std::strerror(errno)));
+  }
+  if (pipe2(from_child, O_CLOEXEC) != 0) {
+    const int why = errno;
+    close(to_child[0]);
+    close(to_child[1]);
+    throw Error(ErrorKind::kIo,
+                fmt::format("cannot start {}: {}", printable_utf8(python), std::strerror(why)));
   }
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_adddup2(&actions, to_child[0], STDIN_FILENO);
   posix_spawn_file_actions_adddup2(&actions, from_child[1], STDOUT_FILENO);
   posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
-  posix_spawn_file_actions_addclose(&actions, to_child[1]);
-  posix_spawn_file_actions_addclose(&actions, from_child[0]);
+  posix_spawnattr_t attributes;
+  posix_spawnattr_init(&attributes);
+  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
+  posix_spawnattr_setpgroup(&attributes, 0);  // a group of its own, ended whole
   std::string script = kOracleScript;
   std::array<char*, 4> argv = {const_cast<char*>(python.c_str()), const_cast<char*>("-c"),
                                script.data(), nullptr};
   pid_t pid = 0;
-  const int spawned = posix_spawnp(&pid, python.c_str(), &actions, nullptr, argv.data(), environ);
+  const int spawned =
+      posix_spawnp(&pid, python.c_str(), &actions, &attributes, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attributes);
   close(to_child[0]);
   close(from_child[1]);
   if (spawned != 0) {
@@ -61,36 +164,33 @@ std::string run_script(const std::string& python, const std::string& request) {
                             "'{}': {} (set TESSERA_PYTHON to another interpreter)",
                             kInstall, printable_utf8(python), std::strerror(spawned)));
   }
-  // A child that exits before reading must not kill us with SIGPIPE.
+  ChildGroup child(pid);
+  // The request is far smaller than a pipe's buffer, so writing it cannot wait on the child; a
+  // child that exits before reading must not kill us with SIGPIPE.
   struct sigaction ignore {};
   struct sigaction previous {};
   ignore.sa_handler = SIG_IGN;
   sigaction(SIGPIPE, &ignore, &previous);
+  ::fcntl(to_child[1], F_SETFL, ::fcntl(to_child[1], F_GETFL) | O_NONBLOCK);
   const char* data = request.data();
   std::size_t left = request.size();
   while (left > 0) {
     const ssize_t written = write(to_child[1], data, left);
+    if (written < 0 && errno == EINTR) continue;
     if (written <= 0) break;  // the child's answer (or silence) says why
     data += written;
     left -= static_cast<std::size_t>(written);
   }
   close(to_child[1]);
   sigaction(SIGPIPE, &previous, nullptr);
-  std::string out;
-  std::array<char, 4096> buffer{};
-  for (;;) {
-    const ssize_t got = read(from_child[0], buffer.data(), buffer.size());
-    if (got > 0) {
-      out.append(buffer.data(), static_cast<std::size_t>(got));
-    } else if (got == 0 || errno != EINTR) {
-      break;
-    }
+  try {
+    std::string out = read_bounded(from_child[0], child, limit_ms);
+    close(from_child[0]);
+    return out;
+  } catch (...) {
+    close(from_child[0]);
+    throw;
   }
-  close(from_child[0]);
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  return out;
 }
 
 }  // namespace
@@ -102,40 +202,24 @@ CompilerAnswer ask_compiler(std::string_view element_type, const std::vector<int
       {"arrays", nlohmann::json::array({nlohmann::json::array({element_type, dims})})},
       {"target", target},
       {"sizes", true}};
-  const std::string out = run_script(python, request.dump() + "\n");
-  std::istringstream lines(out);
-  std::string hello_line;
-  std::string answer_line;
-  std::getline(lines, hello_line);
-  std::getline(lines, answer_line);
-  const auto hello = nlohmann::json::parse(hello_line, nullptr, false);
-  if (hello.is_discarded() || !hello.is_object() || hello.contains("unavailable") ||
-      !hello.contains("ready")) {
-    const std::string why = hello.is_object() && hello.contains("unavailable")
-                                ? hello["unavailable"].get<std::string>()
-                                : "it printed no answer (libtpu may have crashed)";
+  const explain::CompilerReply reply =
+      explain::read_compiler_reply(run_script(python, request.dump() + "\n"));
+  if (reply.unavailable) {
     throw Error(ErrorKind::kUnsupported,
                 fmt::format("--check-with-compiler needs jax[tpu] in '{}' ({}; or set "
                             "TESSERA_PYTHON): {}",
-                            printable_utf8(python), kInstall, printable_utf8(why)));
+                            printable_utf8(python), kInstall, *reply.unavailable));
   }
-  const auto answer = nlohmann::json::parse(answer_line, nullptr, false);
-  if (answer.is_discarded() || !answer.is_object()) {
+  if (reply.refused) {
     throw Error(ErrorKind::kInvalid,
-                fmt::format("the TPU compiler aborted on {}[{}] for {} (libtpu crashed)",
-                            element_type, fmt::format("{}", fmt::join(dims, ",")), target));
-  }
-  if (answer.contains("error")) {
-    throw Error(ErrorKind::kInvalid,
-                fmt::format("the TPU compiler refused the array: {}",
-                            printable_utf8(answer["error"].get<std::string>())));
+                fmt::format("the TPU compiler refused the array: {}", *reply.refused));
   }
   CompilerAnswer result;
-  result.layout = answer.at("layouts").at(0).get<std::string>();
-  result.size_bytes = answer.at("sizes").at(0).get<int64_t>();
-  result.python = python;
-  result.jax = hello["ready"].value("jax", "?");
-  result.libtpu = hello["ready"].value("libtpu", "?");
+  result.layout = reply.layout;
+  result.size_bytes = reply.size_bytes;
+  result.python = printable_utf8(python);
+  result.jax = reply.jax;
+  result.libtpu = reply.libtpu;
   return result;
 }
 

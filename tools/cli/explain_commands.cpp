@@ -80,15 +80,23 @@ CompilerCheck check_with_compiler(const std::string& shape_text,
   return check;
 }
 
-void run_explain(const ExplainArguments& args) {
-  if (args.list_targets) {
+void run_explain(const ExplainArguments& given) {
+  if (given.list_targets) {
     write_output(tpu::target_table_text());
     return;
   }
+  ExplainArguments args = given;
+  if (args.shape.empty() && standard_input_is_piped()) args.shape = "-";
   explain::ExplainOptions options;
   options.target = resolve_era_and_pred(args.targets);
   options.max_suggestions = args.max_suggestions;
   if (is_explain_input(args.shape)) {
+    if (args.check_with_compiler) {  // it was silently ignored, as --jax-layout was
+      throw Error(ErrorKind::kInvalid,
+                  fmt::format("--check-with-compiler checks a SHAPE; '{}' is a file, whose arrays "
+                              "carry their own layouts",
+                              args.shape));
+    }
     run_explain_input(args.shape, args.input, resolve_target(args.targets, "tpu"), args.json);
     return;
   }

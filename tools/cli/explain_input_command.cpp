@@ -2,6 +2,8 @@
 #include "explain_input_command.h"
 
 #include <fmt/format.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <filesystem>
@@ -71,6 +73,12 @@ bool is_explain_input(const std::string& argument) {
   // "reprot.txt", a typo: say the file is missing rather than "unknown element type 'reprot'".
   if (inputs::looks_like_path(argument)) throw file_error("read", argument, ENOENT);
   return false;
+}
+
+bool standard_input_is_piped() {
+  struct stat status {};
+  if (::fstat(STDIN_FILENO, &status) != 0 || ::isatty(STDIN_FILENO) == 1) return false;
+  return S_ISFIFO(status.st_mode) || S_ISREG(status.st_mode) || S_ISSOCK(status.st_mode);
 }
 
 namespace {

@@ -22,6 +22,11 @@ void add_explain_input_options(CLI::App* explain, ExplainInputArguments& args);
 // True when `argument` names an input (an existing file, or "-" for stdin) rather than a shape.
 bool is_explain_input(const std::string& argument);
 
+// True when standard input is a pipe or a file (`cat oom.txt | tessera explain`, `< oom.txt`):
+// `explain` without an argument then reads it as '-' does, instead of the built-in sample. A
+// terminal, /dev/null or a closed descriptor is not text to read.
+bool standard_input_is_piped();
+
 // Explains every array of the input for `target` (the explain command resolves it: --target,
 // else TESSERA_TARGET, else tpu, since shapes in reports are TPU shapes).
 void run_explain_input(const std::string& argument, const ExplainInputArguments& args,

@@ -75,6 +75,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_version_flag("--version", "tessera " TESSERA_VERSION);
   tessera::cli::install_all_commands(app);
+  tessera::cli::install_process_guards();
   try {
     try {
       app.parse(argc, argv);

@@ -3,10 +3,13 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
 #include <cstring>
 #include <string>
 
 #include "tessera/error.h"
+#include "tessera/relayout/planner.h"
+#include "tessera/utf8_text.h"
 
 namespace tessera::cli {
 namespace {
@@ -47,6 +50,13 @@ void write_diagnostic(std::string_view text) {
 
 void write_error_message(std::string_view text) {
   (void)write_all(STDERR_FILENO, text);  // nowhere left to report a failure: the status says it
+}
+
+void install_process_guards() {
+  std::signal(SIGXFSZ, SIG_IGN);
+  relayout::set_warning_handler([](const std::string& message) {
+    write_diagnostic("warning: " + printable_lines(message) + "\n");
+  });
 }
 
 }  // namespace tessera::cli

@@ -19,4 +19,10 @@ void write_json_output(const nlohmann::ordered_json& json);
 void write_diagnostic(std::string_view text);
 void write_error_message(std::string_view text);
 
+// Once, before any command runs: library warnings (wisdom files) go through write_diagnostic as
+// "warning: ..." like every other warning, and a file size limit (`ulimit -f`) makes a write fail
+// with EFBIG, reported as "cannot write 'OUT': File too large", instead of SIGXFSZ killing the
+// process with the output half written (tests/cli/test_hostile_round3_cli.py).
+void install_process_guards();
+
 }  // namespace tessera::cli

@@ -10,17 +10,14 @@
 #include <fmt/ranges.h>
 #include <unistd.h>
 
-#include <cerrno>
-#include <cstdio>
-#include <fstream>
-#include <iterator>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "command_registry.h"
+#include "standard_output.h"
 #include "tessera/error.h"
-#include "tessera/file_errors.h"
+#include "tessera/regular_file.h"
 #include "tessera/relayout/planner.h"
 #include "tessera/utf8_text.h"
 
@@ -40,17 +37,14 @@ struct TuneArguments {
 };
 
 void print(const std::string& text) {
-  if (std::fputs(text.c_str(), stdout) < 0 || std::fflush(stdout) != 0) {
-    throw Error(ErrorKind::kIo,
-                fmt::format("cannot write to standard output: {}", std::strerror(errno)));
-  }
+  write_output(text);
 }
 
+// Wisdom to import is read as every input is (tessera/regular_file.h): FIFOs and devices refused,
+// the size checked first.
 std::string read_text(const std::string& path) {
-  refuse_directory("read", path);
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw file_error("read", printable_utf8(path), errno);
-  return std::string(std::istreambuf_iterator<char>(in), {});
+  constexpr int64_t kMaxImportBytes = int64_t{16} << 20;
+  return read_regular_file(path, kMaxImportBytes);
 }
 
 void list_variants() {
@@ -69,9 +63,14 @@ void tune(const TuneArguments& args) {
   const std::filesystem::path file =
       args.wisdom.empty() ? relayout::default_wisdom_path() : std::filesystem::path(args.wisdom);
   if (args.list) return list_variants();
+  if (!file.empty() && args.export_to.empty()) {
+    // The file is written at the end: one that cannot be (a device, not wisdom, no room in its
+    // folder) is refused now, before it is read as wisdom and before seconds of measuring.
+    relayout::check_wisdom_file(file);
+  }
   if (!file.empty()) relayout::use_wisdom_file(file);
   if (!args.export_to.empty()) {
-    if (args.export_to == "-") return print(relayout::export_wisdom());
+    if (args.export_to == "-") return write_output(relayout::export_wisdom());
     relayout::save_wisdom(args.export_to);
     return print(fmt::format("wrote {}\n", printable_utf8(args.export_to)));
   }
@@ -96,13 +95,12 @@ void tune(const TuneArguments& args) {
   const bool terminal = ::isatty(STDERR_FILENO) == 1;
   if (!args.quiet) {
     options.progress = [terminal](const relayout::TuneProgress& p) {
-      std::fprintf(stderr, "%s[%d/%d] %s%s", terminal ? "\r\033[K" : "", p.job, p.jobs,
-                   p.what.c_str(), terminal ? "" : "\n");
-      std::fflush(stderr);
+      write_diagnostic(fmt::format("{}[{}/{}] {}{}", terminal ? "\r\033[K" : "", p.job, p.jobs,
+                                   printable_utf8(p.what), terminal ? "" : "\n"));
     };
   }
   const relayout::TuneReport report = relayout::tune(options);
-  if (!args.quiet && terminal) std::fputs("\r\033[K", stderr);
+  if (!args.quiet && terminal) write_diagnostic("\r\033[K");
   std::size_t chosen = 0;
   for (const relayout::TuneChoice& c : report.choices) {
     if (c.variant.empty()) {

@@ -210,7 +210,8 @@ class Page:
         problems = []
         for command in commands_of(block):
             result = subprocess.run(["bash", "-o", "pipefail", "-c", command.text], cwd=work, env=env,
-                                    stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=600)
+                                    stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=600,
+                                    stdin=subprocess.DEVNULL)
             actual = result.stdout.decode("utf-8", "replace").rstrip("\n").split("\n")
             if actual == [""]:
                 actual = []

@@ -27,6 +27,11 @@
 
 namespace tessera::explain {
 
+// Layouts without a common refinement (tiles that split a dimension at sizes that do not divide
+// each other) have no closed form for their moved elements: they are compared one by one, up to
+// this many elements; larger arrays are refused in words that say so, in bounded time.
+inline constexpr int64_t kDiffWalkElements = int64_t{1} << 24;
+
 struct DiffOptions {
   // Tiles for an XLA side written without tiles, and for one written without any layout the
   // order the compiler gives a device array (layout_for_target; kNone: the layouts as written).
@@ -36,6 +41,9 @@ struct DiffOptions {
   bool measure = false;      // run the plan on this host instead of estimating its time
   int threads = 0;           // the plan's threads (0: all cores)
   bool tile_summary = true;  // false: skip the summary by tile (it visits every element)
+  // Layouts without a common refinement have their moved elements counted one by one up to
+  // this many elements; more is refused (count_moved_elements: Error(kUnsupported)).
+  int64_t walk_limit = kDiffWalkElements;
 };
 
 struct DiffSide {

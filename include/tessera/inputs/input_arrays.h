@@ -92,8 +92,12 @@ bool looks_like_path(std::string_view argument);
 // Input bytes as UTF-8 when they are not already: a UTF-8 byte order mark dropped; UTF-16 (a
 // BOM says which endianness; without one, text whose every other byte is 0 near the start, as
 // Windows PowerShell's `>` writes) converted, a lone surrogate becoming U+FFFD. nullopt when the
-// bytes are to be read as they are. read_input calls it.
+// bytes are to be read as they are.
 std::optional<std::string> utf8_input_text(std::string_view bytes);
+// The one decoder every reader of text input calls first (read_input, find_layout_mismatches,
+// find_copies): `bytes` itself when it is to be read as it is, else utf8_input_text(bytes), kept
+// in `storage`. A UTF-16 log reads as its UTF-8 twin everywhere.
+std::string_view utf8_view(std::string_view bytes, std::string& storage);
 
 // The text of a file, or of standard input for "-". Throws Error naming the path when it cannot
 // be read or is larger than kMaxInputBytes (bounded memory).

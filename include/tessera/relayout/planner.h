@@ -58,7 +58,7 @@ const char* planner_mode_name(PlannerMode mode);
 const PlannerModeInfo& planner_mode_info(PlannerMode mode);
 
 // Where warnings about wisdom files go (a corrupt or foreign file: "ignoring wisdom file 'F': WHY",
-// valid UTF-8). By default "tessera: warning: ..." on stderr. Returns the handler it replaces.
+// valid UTF-8). By default "warning: ..." on stderr. Returns the handler it replaces.
 using WarningHandler = std::function<void(const std::string& message)>;
 WarningHandler set_warning_handler(WarningHandler handler);
 
@@ -78,9 +78,15 @@ std::string export_wisdom();
 // same problems' ones here; other hosts' are kept for export. Returns how many choices apply to
 // this host. Throws Error(kSyntax) when `json` is not tessera wisdom.
 int import_wisdom(std::string_view json, std::string_view origin);
-// Writes export_wisdom() to `file` (its folder created), through a temporary file renamed into
-// place. Throws Error(kIo) naming the file.
+// Writes the wisdom to `file` (its folder created) as every output is written (a temporary file
+// renamed into place, through symbolic links, permissions kept, devices and FIFOs refused),
+// merged under a lock on its folder with what `file` holds by then: entries this process recorded
+// or imported win, every other entry of the file is kept, whoever's it is. Throws Error(kIo)
+// naming the file, also when `file` exists and is not wisdom (it is never replaced).
 void save_wisdom(const std::filesystem::path& file);
+// Throws the error save_wisdom(file) would throw for the file as it is now, without writing:
+// `tessera tune` asks before it spends seconds measuring.
+void check_wisdom_file(const std::filesystem::path& file);
 // Drops every choice: plans use the model until wisdom is read again.
 void forget_wisdom();
 
