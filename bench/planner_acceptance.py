@@ -105,6 +105,7 @@ def main() -> int:
     parser.add_argument("--cases", nargs="+", help="case names (default: every case, 64 MiB and 1 GiB)")
     parser.add_argument("--repetitions", type=int, default=5)
     parser.add_argument("--min-time", default="0.2")
+    parser.add_argument("--tune-seconds", help="tune's cap (default: its own, 10 s)")
     parser.add_argument("--out-dir", default=str(REPO / "bench" / "results" / "planner"))
     args = parser.parse_args()
 
@@ -115,7 +116,8 @@ def main() -> int:
     env = {k: v for k, v in os.environ.items() if k != "TESSERA_WISDOM"}
     env["XDG_CACHE_HOME"] = cache
     started = time.monotonic()
-    tune = subprocess.run([args.tessera, "tune", "--quiet"], env=env, capture_output=True, text=True)
+    tune_command = [args.tessera, "tune", "--quiet"] + (["--seconds", args.tune_seconds] if args.tune_seconds else [])
+    tune = subprocess.run(tune_command, env=env, capture_output=True, text=True)
     print(tune.stdout, end="")
     if tune.returncode != 0:
         print(f"tessera tune failed: {tune.stderr.strip()}", file=sys.stderr)

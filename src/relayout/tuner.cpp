@@ -543,11 +543,12 @@ void require_every_problem_measured(const TuneReport& report) {
     if (c.variant.empty()) missing.push_back(c.problem);
   }
   if (missing.empty()) return;
-  throw Error(ErrorKind::kArgument,
-              fmt::format("tune measured {} of {} problem classes in {:.1f} s; not measured (out "
-                          "of time before each candidate was timed once): {}; give it more time",
-                          report.choices.size() - missing.size(), report.choices.size(),
-                          report.budget, fmt::join(missing, ", ")));
+  throw Error(
+      ErrorKind::kArgument,
+      fmt::format("tune measured {} of {} problem classes within its {:g} s; not measured (out "
+                  "of time before each candidate was timed once): {}; give it more time",
+                  report.choices.size() - missing.size(), report.choices.size(), report.budget,
+                  fmt::join(missing, ", ")));
 }
 
 }  // namespace tessera::relayout

@@ -55,7 +55,8 @@ void list_variants() {
   }
   print("tokens (joined by '-'; a name may give only some):\n");
   for (const relayout::VariantTokenGroup& g : relayout::variant_tokens()) {
-    print(fmt::format("  {:<10} {:<32} {}\n", g.parameter, fmt::join(g.tokens, " "), g.meaning));
+    const std::string tokens = fmt::format("{}", fmt::join(g.tokens, " "));
+    print(fmt::format("  {:<10} {:<32} {}\n", g.parameter, tokens, g.meaning));
   }
 }
 
