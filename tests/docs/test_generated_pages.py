@@ -34,3 +34,16 @@ def test_the_performance_tables_are_the_committed_results():
     assert performance.PAGE.read_text(encoding="utf-8") == expected, "run: python3 tools/docs/performance.py"
     for cpu_class in performance.latest_by_class(runs):
         assert (performance.PLOTS / f"{cpu_class}.svg").is_file(), f"no plot for {cpu_class}: run tools/docs/performance.py"
+
+
+def test_the_gallery_captions_are_the_commands_that_made_the_pictures():
+    import sys
+
+    sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "browser"))
+    import render_docs
+
+    page = pathlib.Path(render_docs.DRAW_PAGE).read_text(encoding="utf-8")
+    assert render_docs.gallery_markdown() in page, (
+        "regenerate with: python3 tests/browser/render_docs.py --tessera build/release/tessera")
+    for name, _, draw_args, _ in render_docs.PICTURES:
+        assert (pathlib.Path(render_docs.ROOT) / "docs" / name).exists(), name

@@ -30,6 +30,7 @@ struct XlaArguments {
 struct Compiled {
   xla::TiledLayout layout;
   std::optional<explain::TargetNote> note;  // the TPU size of a literal, untiled shape
+  bool target_applied = false;              // a target's tiles completed the shape given
 };
 
 Compiled compile(const XlaArguments& args) {
@@ -40,7 +41,7 @@ Compiled compile(const XlaArguments& args) {
   const explain::DimensionOrder order = order_of(args.shape);
   if (explain::is_tpu(target)) {
     return {xla::TiledLayout(explain::layout_for_target(args.shape, target, pred, era)),
-            std::nullopt};
+            std::nullopt, true};
   }
   std::optional<explain::TargetNote> note;
   if (target_is_default(args.targets))
@@ -48,8 +49,14 @@ Compiled compile(const XlaArguments& args) {
   return {xla::TiledLayout(written), note};
 }
 
-// index and unindex print one value per line on stdout; the note goes to stderr.
-void print_note(const Compiled& compiled) {
+// index and unindex print one value per line on stdout; the notes go to stderr: the layout a
+// target's tiles made of the shape given, or what a TPU would take of an untiled shape read as
+// written (a missing {...} is XLA's row-major, its literal meaning).
+void print_notes(const Compiled& compiled) {
+  if (compiled.target_applied) {
+    write_diagnostic(
+        fmt::format("note: layout used: {}\n", xla::print_shape(compiled.layout.shape())));
+  }
   if (compiled.note) write_diagnostic("note: " + explain::target_note_text(*compiled.note));
 }
 
@@ -74,7 +81,7 @@ void install(CLI::App& app) {
       out += fmt::format("{}\n", compiled.layout.index_map().linear_index(idx));
     }
     write_output(out);
-    print_note(compiled);
+    print_notes(compiled);
   });
 
   args = std::make_shared<XlaArguments>();
@@ -91,7 +98,7 @@ void install(CLI::App& app) {
       out += idx ? join_integers(*idx) + "\n" : std::string("padding\n");
     }
     write_output(out);
-    print_note(compiled);
+    print_notes(compiled);
   });
 
   args = std::make_shared<XlaArguments>();
