@@ -16,9 +16,19 @@ import tessera
 out_dir = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else ".")
 out_dir.mkdir(parents=True, exist_ok=True)
 
-# %% 1. The out-of-memory report: an s32[2048,1,128,128,4] activation on a TPU. The report says
-# how much of its HBM footprint is padding and which layouts would take less.
-print(tessera.explain("s32[2048,1,128,128,4]", target="tpu"))
+# %% 1. The out-of-memory report: an s32[2048,1,128,128,4] activation on a TPU, in the order
+# {4,3,2,1,0} the report printed. A summary first: how much of its HBM footprint is padding, and
+# the change that takes least. The whole report is a dict (report.keys()), the same as
+# `tessera explain SHAPE --json`; its suggestions never take more memory than the array does.
+report = tessera.explain("s32[2048,1,128,128,4]{4,3,2,1,0}", target="tpu")
+GiB, MiB = 2**30, 2**20
+print(f"{report['layout']}: {report['size_bytes'] / GiB:.1f} GiB in memory for "
+      f"{report['logical_bytes'] / MiB:.0f} MiB of data ({report['padding_fraction']:.1%} padding)")
+for source in report["padding_sources"]:
+    print(f"  padding from {source['text']}")
+best = report["fixes"][0]
+print(f"best change: {best['change']} -> {best['layout']}, {best['bytes_saved'] / GiB:.1f} GiB saved")
+assert all(s["bytes_saved"] >= 0 for s in report["suggestions"] + report["fixes"])
 
 # %% 2. A checkpoint array: bf16 weights of shape (32, 300) as the TPU lays them out.
 weights = (np.arange(32 * 300, dtype=np.float32).reshape(32, 300) / 64).astype(ml_dtypes.bfloat16)

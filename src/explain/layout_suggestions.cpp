@@ -134,6 +134,10 @@ std::vector<LayoutSuggestion> suggest_layouts(const xla::Shape& shape, int64_t c
     std::string text = xla::print_shape(c.shape);
     if (!seen.insert(text).second) continue;
     const xla::TiledLayout layout(c.shape);
+    // A layout that takes more memory than the current one is no suggestion: a device array is
+    // already in the order the compiler found smallest, and every other order would be listed
+    // with a negative saving.
+    if (layout.size_bytes() > current_size_bytes) continue;
     out.push_back({c.kind,
                    std::move(text),
                    layout.size_bytes(),

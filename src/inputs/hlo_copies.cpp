@@ -405,6 +405,11 @@ nlohmann::ordered_json copies_json(const HloCopies& copies) {
 }
 
 std::string copies_text(const HloCopies& copies, std::size_t limit) {
+  if (copies.instructions == 0) {
+    // An OOM report or a log holds no instruction: "none of the 0" would read as an answer.
+    return "no copies: this is not an HLO module (no instruction was read); --copies reads a "
+           "compiled module's text, e.g. XLA_FLAGS=--xla_dump_to=DIR's *.after_optimizations.txt\n";
+  }
   if (copies.copies.empty()) {
     return fmt::format("no copies: none of the {} instructions changes a layout\n",
                        copies.instructions);

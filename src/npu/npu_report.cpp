@@ -97,9 +97,9 @@ std::string local_tensor_report_text(const LocalTensor& tensor) {
   const Footprint fp = footprint(tensor);
   const Device& device = tensor.device();
   std::string out;
-  out += fmt::format("device            {}: {} NPUs x {} bytes, alignment {} bytes, {} banks\n",
+  out += fmt::format("device            {}: {} NPUs x {} bytes, alignment {} bytes, {} bank{}\n",
                      device.name, device.npus, device.local_memory_bytes, device.alignment_bytes,
-                     device.banks);
+                     device.banks, device.banks == 1 ? "" : "s");
   out += fmt::format("tensor            {}{} {} layout, storage mode {}\n",
                      element_type_name(tensor.element_type()), tuple(tensor.shape()),
                      layout_name(tensor.layout().kind), storage_mode_name(tensor.storage_mode()));
@@ -109,7 +109,11 @@ std::string local_tensor_report_text(const LocalTensor& tensor) {
   out +=
       fmt::format("start             address {} = NPU {}, offset {} (bank {})\n", tensor.address(),
                   tensor.start().npu, tensor.start().offset, tensor.start().bank);
-  out += fmt::format("channels per NPU  {}\n", tensor.channels_per_npu());
+  // The channel rows (JSON: channels_per_npu): how many channels every NPU reserves room for in
+  // each batch, whether or not one lands there; not the channels an NPU holds (listed below).
+  out += fmt::format("channel rows      {} (room for {} channel{} per batch on every NPU)\n",
+                     tensor.channels_per_npu(), tensor.channels_per_npu(),
+                     tensor.channels_per_npu() == 1 ? "" : "s");
   out += fmt::format("strides (N,C,H,W) {} stored elements\n", tuple(tensor.strides()));
   out += fmt::format("NPUs touched      {} of {}\n", fp.npus_touched.size(), device.npus);
   // Consecutive NPUs with the same footprint share a line: 64 NPUs often have two kinds.
@@ -126,9 +130,9 @@ std::string local_tensor_report_text(const LocalTensor& tensor) {
     if (npu.channels == 0) {
       out += fmt::format("  {:<10} empty\n", npus);
     } else {
-      out +=
-          fmt::format("  {:<10} {} channel(s) each, bytes [{}, {}]: span {}, data {}", npus,
-                      npu.channels, npu.first_byte, npu.last_byte, npu.span_bytes, npu.data_bytes);
+      out += fmt::format("  {:<10} {} channel{} each, bytes [{}, {}]: span {}, data {}", npus,
+                         npu.channels, npu.channels == 1 ? "" : "s", npu.first_byte, npu.last_byte,
+                         npu.span_bytes, npu.data_bytes);
       out += npu.dummy_bytes > 0 ? fmt::format(", dummies {}\n", npu.dummy_bytes) : "\n";
     }
     first = last + 1;

@@ -289,15 +289,17 @@ class Job {
     m.fastest = recorded_name(*fastest);
     m.fastest_ratio = trial.ratio(*fastest);
     if (keep_model && fastest != &model) {
-      m.why =
-          fmt::format("the model's: {:.2f} of a copy, within 1% of the fastest of {} ({} {:.2f})",
-                      trial.ratio(model), n, fastest->name, trial.ratio(*fastest));
+      m.why = fmt::format(
+          "the model's pick: {:.2f}x a plain copy's speed, within 1% of the fastest of {} ({} "
+          "{:.2f}x)",
+          trial.ratio(model), n, fastest->name, trial.ratio(*fastest));
     } else if (keep_model) {
-      m.why =
-          fmt::format("the model's: the fastest of {} ({:.2f} of a copy)", n, trial.ratio(model));
+      m.why = fmt::format("the model's pick: the fastest of {} ({:.2f}x a plain copy's speed)", n,
+                          trial.ratio(model));
     } else {
-      m.why = fmt::format("the fastest of {}: {:.2f} of a copy against the model's {:.2f}", n,
-                          trial.ratio(chosen), trial.ratio(model));
+      m.why =
+          fmt::format("the fastest of {}: {:.2f}x a plain copy's speed (the model's pick: {:.2f}x)",
+                      n, trial.ratio(chosen), trial.ratio(model));
     }
     return m;
   }

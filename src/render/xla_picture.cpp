@@ -17,6 +17,11 @@ namespace {
 constexpr int64_t kMaxTileRowWidth = 32;
 // Without --window, at most this many columns: one TPU tile's 128 lanes.
 constexpr int64_t kDefaultGridColumns = 128;
+// Without --window, columns (and rows of a matrix) of padding shown beyond the data: enough to
+// see where the padding starts, few enough that a small array in big tiles (bf16[3,20]: 20 of 128
+// columns, 3 of 16 rows) is drawn at a readable size, with memory beside it.
+constexpr int64_t kPaddingColumnsShown = 4;
+constexpr int64_t kPaddingRowsShown = 1;
 // Weights that give neighbouring tiles different colours: tiles one apart along the minor
 // tile axis differ by 1, along the next by 5; neither is 0 modulo the palette size of 12.
 constexpr std::array<int64_t, 4> kColourWeights = {1, 5, 7, 11};
@@ -42,6 +47,25 @@ std::vector<int64_t> grid_extents(const xla::TiledLayout& layout) {
     extents[m2m[m2m.size() - 1 - k]] = first.padded_dims[k];
   }
   return extents;
+}
+
+int64_t round_up(int64_t value, int64_t multiple) {
+  return (value + multiple - 1) / multiple * multiple;
+}
+
+// The window drawn without --window: default_window's cap on cells, narrowed to the data and a
+// margin of padding. Rows are narrowed only for a matrix (rank 2), where the grid's rows are one
+// dim; with more dims a row prefix would cut the other dims' data.
+GridWindow data_window(const std::vector<int64_t>& dims, int64_t grid_rows, int64_t grid_cols,
+                       int64_t max_cells) {
+  GridWindow window = default_window(grid_rows, grid_cols, max_cells, kDefaultGridColumns);
+  if (dims.empty()) return window;
+  window.col_end =
+      std::min(window.col_end, round_up(dims.back() + kPaddingColumnsShown, kPaddingColumnsShown));
+  if (dims.size() == 2) {
+    window.row_end = std::min(window.row_end, round_up(dims.front() + kPaddingRowsShown, 2));
+  }
+  return window;
 }
 
 class CellDescriber {
@@ -135,10 +159,11 @@ XlaPicture build_xla_picture(const xla::TiledLayout& layout, const XlaPictureOpt
   picture.row_extents.assign(extents.begin(), rank == 0 ? extents.end() : extents.end() - 1);
   picture.grid_rows = 1;
   for (int64_t e : picture.row_extents) picture.grid_rows *= e;
-  picture.window = options.window ? resolve_window(*options.window, picture.grid_rows,
-                                                   picture.grid_cols, options.max_cells)
-                                  : default_window(picture.grid_rows, picture.grid_cols,
-                                                   options.max_cells, kDefaultGridColumns);
+  picture.window =
+      options.window
+          ? resolve_window(*options.window, picture.grid_rows, picture.grid_cols, options.max_cells)
+          : data_window(shape.dimensions, picture.grid_rows, picture.grid_cols, options.max_cells);
+  const bool whole_grid = picture.window.cells() == picture.grid_rows * picture.grid_cols;
   const CellDescriber describer(layout);
   std::unordered_map<int64_t, std::size_t> grid_by_offset;
   for (int64_t row = picture.window.row_begin; row < picture.window.row_end; ++row) {
@@ -161,12 +186,17 @@ XlaPicture build_xla_picture(const xla::TiledLayout& layout, const XlaPictureOpt
   if (!layout.steps().empty()) {
     for (int64_t t : layout.steps().front().tile_dims) tile_elements *= t;
   }
+  // A window narrowed to the data gets half-width strip rows, so that both sides fit a browser
+  // window at a readable cell size (bf16[3,20]: 24 columns beside 16 slots a row).
+  const int64_t strip_width =
+      options.window || whole_grid ? kMaxTileRowWidth : kMaxTileRowWidth / 2;
   picture.memory_row_width =
-      layout.steps().empty()
-          ? std::min(picture.grid_cols, kMaxTileRowWidth)
-          : (tile_elements <= kMaxTileRowWidth ? tile_elements : kMaxTileRowWidth);
+      layout.steps().empty() ? std::min(picture.grid_cols, strip_width)
+                             : (tile_elements <= kMaxTileRowWidth ? tile_elements : strip_width);
   const int64_t width = picture.memory_row_width;
-  if (size <= options.max_cells) {
+  // Memory is drawn whole when it is small and the whole grid is; else the slots the window's
+  // elements span (a default window narrowed to the data shows the memory of that data).
+  if (size <= options.max_cells && (whole_grid || options.window)) {
     picture.memory_end = size;
   } else {
     // The memory the window's elements span, from the lowest, at most max_cells slots.

@@ -43,11 +43,12 @@ std::string grid_caption(const XlaPicture& p) {
 }
 
 std::string memory_caption(const XlaPicture& p) {
-  std::string caption = "memory in offset order: each slot shows its logical index";
+  // Short when only part of memory is drawn, so that the caption fits beside a narrow grid.
   if (p.memory_begin != 0 || p.memory_end != p.memory_slots) {
-    caption += fmt::format(" (offsets {}:{} of {})", p.memory_begin, p.memory_end, p.memory_slots);
+    return fmt::format("memory in offset order, offsets {}:{} of {}", p.memory_begin, p.memory_end,
+                       p.memory_slots);
   }
-  return caption;
+  return "memory in offset order: each slot shows its logical index";
 }
 
 struct Geometry {
@@ -67,13 +68,19 @@ Geometry geometry(const XlaPicture& p) {
   const int64_t widest = std::max(g.grid_cols, p.memory_row_width);
   const int64_t tallest = std::max(g.grid_rows, g.memory_rows);
   g.cell = widest <= 16 && tallest <= 40 ? 34.0 : (widest <= 40 ? 24.0 : 14.0);
-  g.font = g.cell * 0.36;
   g.grid_x = 80;
   g.grid_y = 96;
-  // Room for the grid's title (about 330 px) before the strip and its offset labels.
-  g.memory_x = g.grid_x + std::max(static_cast<double>(g.grid_cols) * g.cell + 110, 420.0);
+  // Smaller cells rather than memory beyond a browser window's width, down to the smallest size.
+  constexpr double kReadableWidth = 1200;
+  for (;;) {
+    // Room for the grid's title (about 330 px) before the strip and its offset labels.
+    g.memory_x = g.grid_x + std::max(static_cast<double>(g.grid_cols) * g.cell + 110, 420.0);
+    g.width = g.memory_x + static_cast<double>(p.memory_row_width) * g.cell + 30;
+    if (g.width <= kReadableWidth || g.cell <= 14.0) break;
+    g.cell -= 1.0;
+  }
+  g.font = g.cell * 0.36;
   g.memory_y = g.grid_y;
-  g.width = g.memory_x + static_cast<double>(p.memory_row_width) * g.cell + 30;
   g.height = g.grid_y + static_cast<double>(tallest) * g.cell + 90;
   constexpr double kCaptionCharacterWidth = 7.4;  // 13 px sans-serif, generous
   g.width =

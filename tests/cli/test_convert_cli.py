@@ -184,3 +184,27 @@ def test_npu_aligned_round_trip_and_padding(tessera, tmp_path):
     assert np.array_equal(np.load(tmp_path / "back.npy"), data)
     assert "npu:" in tessera.fails("convert", "--to", "npu:bm1684:2,3", str(tmp_path / "in.npy"), str(image))
     tessera.fails("convert", "--to", "npu:bm1684:2,3,4,6:f32:0", str(tmp_path / "in.npy"), str(image))
+
+
+def test_convert_says_the_layout_it_wrote_and_how_to_read_it_back(tessera, tmp_path):
+    # A device array: the compiler orders f32[1024,3] {0,1}, which reading back as {1,0} would miss.
+    np.save(tmp_path / "x.npy", np.arange(1024 * 3, dtype=np.float32).reshape(1024, 3))
+    tiled = tmp_path / "x.tiled"
+    lines = tessera.lines("convert", "--target", "tpu", "--to", "f32[1024,3]", str(tmp_path / "x.npy"), str(tiled))
+    assert lines == [f"wrote {tiled} (16384 bytes): f32[1024,3]{{0,1:T(4,128)}}",
+                     "read it back with --from 'f32[1024,3]{0,1:T(4,128)}'"]
+    # The operand printed reads the file back, byte for byte.
+    operand = lines[1].split("--from ", 1)[1].strip("'")
+    back = tmp_path / "back.npy"
+    out = tessera.lines("convert", "--from", operand, str(tiled), str(back))
+    assert out[0].startswith(f"wrote {back} (") and "a .npy file" in out[0]
+    assert (np.load(back) == np.load(tmp_path / "x.npy")).all()
+
+
+def test_a_float32_npy_into_a_bf16_layout_says_how_to_cast_it(tessera, tmp_path):
+    np.save(tmp_path / "w.npy", np.ones((8, 128), np.float32))
+    error = tessera.fails("convert", "--to", "bf16[8,128]{1,0:T(8,128)(2,1)}", str(tmp_path / "w.npy"),
+                          str(tmp_path / "w.tiled"))
+    assert "has dtype '<f4'" in error and "expected '<V2'" in error
+    assert "it holds f32" in error and "ml_dtypes.bfloat16" in error and "or write the layout with f32" in error
+    assert error.count("\n") == 1

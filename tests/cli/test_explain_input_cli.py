@@ -139,3 +139,10 @@ def test_jax_layout_forms(tessera):
     assert "minor_to_major {1,0}" in "\n".join(tessera.lines("explain", "bf16[8,256]", "--jax-layout", repr_))
     tessera.fails("explain", "bf16[8,256]", "--jax-layout", "Layout(major_to_minor=(0,))")
     tessera.fails("explain", "bf16[8,256]", "--jax-layout", "Layout.AUTO")
+
+
+def test_copies_of_a_text_that_is_not_an_hlo_module_say_so(tessera):
+    out = tessera.run("explain", str(FIXTURES / "jax_7502_padding.txt"), "--copies").stdout
+    assert "this is not an HLO module" in out and "none of the 0" not in out
+    module = tessera.run("explain", str(FIXTURES / "hlo_tuple_fusion.hlo"), "--copies").stdout
+    assert "this is not an HLO module" not in module

@@ -107,7 +107,9 @@ def test_index_and_unindex_take_a_target(tessera):
     # f32[3,5] on a TPU: T(4,128), element (2,3) at row 2 of the tile.
     assert tessera.lines("index", "f32[3,5]", "2,3", "--target", "tpu") == [str(2 * 128 + 3)]
     assert tessera.lines("unindex", "f32[3,5]", "259", "300", "--target", "tpu") == ["2,3", "padding"]
-    assert tessera.run("unindex", "f32[3,5]", "1", "--target", "tpu").stderr == ""
+    # The layout the target made is named (on stderr: stdout stays one value per line).
+    assert tessera.run("unindex", "f32[3,5]", "1", "--target", "tpu").stderr == (
+        "note: layout used: f32[3,5]{1,0:T(4,128)}\n")
 
 
 def test_draw_defaults_to_tpu_and_says_so(tessera, tmp_path):

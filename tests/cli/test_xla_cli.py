@@ -151,3 +151,39 @@ def test_hundreds_of_mutated_inputs_never_crash(tessera):
             assert result.stderr.startswith("error:"), (text, result.stderr)
             refused += 1
     assert refused > 100
+
+
+def test_index_names_the_layout_a_target_made(tessera):
+    result = tessera.run("index", "f32[1024,3]", "--target", "tpu", "1023,2")
+    assert result.stdout == "3967\n"  # tile column 7 (7 x 512), row 2 of the tile (256), lane 127
+    assert "note: layout used: f32[1024,3]{0,1:T(4,128)}" in result.stderr
+    written = tessera.run("unindex", "f32[3,5]{1,0:T(2,2)}", "9")
+    assert written.stderr == "" and written.stdout == "padding\n"
+    # Read as written (XLA's literal meaning): the note is what a TPU would take instead.
+    literal = tessera.run("index", "F32[3,5]", "2,3")
+    assert "layout used" not in literal.stderr and literal.stdout == "13\n"
+    assert literal.stderr.startswith("note: on a TPU")
+
+
+def test_draw_chooses_a_readable_window_for_a_padded_shape_and_says_which(tessera, tmp_path):
+    import re
+    import xml.etree.ElementTree as ET
+
+    svg = tmp_path / "small.svg"
+    out = tessera.lines("draw", "bf16[3,20]", "-o", str(svg))
+    assert out[0].startswith(f"wrote {svg} (bf16[3,20]{{1,0:T(")
+    window = re.fullmatch(r"window 0:(\d+),0:(\d+) of the (\d+) x 128 grid \(its data and some padding\); "
+                          r"--window 0:\3,0:128 draws all of it", out[1])
+    assert window, out
+    rows, cols = int(window.group(1)), int(window.group(2))
+    assert 3 < rows <= 4 and 20 < cols <= 32  # the data, and a margin of padding
+    root = ET.parse(svg).getroot()
+    assert float(root.get("width")) <= 1200, "the memory side must fit a 1200 px browser window"
+    cells = [r for r in root.iter("{http://www.w3.org/2000/svg}rect") if float(r.get("width", 0)) >= 20]
+    assert cells, "cells are drawn at least 20 px wide"
+    # Every element of the data is drawn, on both sides.
+    text = svg.read_text()
+    assert all(f'data-index="{i},{j}"' in text for i in range(3) for j in range(20))
+    # A shape drawn whole says nothing more, and an explicit window is drawn as asked.
+    assert len(tessera.lines("draw", "F32[3,5]{1,0:T(2,2)}", "-o", str(tmp_path / "f.svg"))) == 1
+    assert len(tessera.lines("draw", "bf16[3,20]", "--window", "0:4,0:128", "-o", str(svg))) == 2

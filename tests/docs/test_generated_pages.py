@@ -67,3 +67,16 @@ def test_only_quiet_runs_are_published(tmp_path):
     assert performance.quiet(runs) == [quiet]
     assert "1.10-1.10 of the speed of a memory copy" in performance.claim(runs)
     assert "No quiet benchmark run is published yet" in performance.claim([busy, noisy, unrecorded])
+
+
+def test_the_gallery_captions_are_the_commands_that_made_the_pictures():
+    import sys
+
+    sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "browser"))
+    import render_docs
+
+    page = pathlib.Path(render_docs.DRAW_PAGE).read_text(encoding="utf-8")
+    assert render_docs.gallery_markdown() in page, (
+        "regenerate with: python3 tests/browser/render_docs.py --tessera build/release/tessera")
+    for name, _, draw_args, _ in render_docs.PICTURES:
+        assert (pathlib.Path(render_docs.ROOT) / "docs" / name).exists(), name

@@ -37,7 +37,11 @@ TEST(NpuReport, TensorJson) {
 TEST(NpuReport, TensorTextSaysWhetherItFits) {
   const LocalTensor fits(spec_device(), {2, 3, 4, 5}, ElementType::kF32, 2048, LocalLayout{});
   const std::string text = local_tensor_report_text(fits);
-  EXPECT_NE(text.find("channels per NPU  2"), std::string::npos) << text;
+  EXPECT_NE(text.find("channel rows      2 (room for 2 channels per batch on every NPU)"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("NPU 0      1 channel each,"), std::string::npos) << text;
+  EXPECT_NE(text.find(", 1 bank\n"), std::string::npos) << text;  // not "1 banks"
   EXPECT_NE(text.find("strides (N,C,H,W) (64,32,5,1)"), std::string::npos) << text;
   EXPECT_NE(text.find("fits              yes"), std::string::npos) << text;
   const LocalTensor overruns(spec_device(), {4, 1, 4, 5}, ElementType::kF32, 640, LocalLayout{});

@@ -56,7 +56,14 @@ std::string cli_reference_markdown(const std::vector<CommandSpec>& commands) {
       "Every command and option of `tessera`, as `tessera COMMAND --help` prints them. Exit "
       "status: 0 on success; 2 for bad input, with one line on standard error that starts with "
       "`error:` and names what is wrong ([failure behaviour](failure-behaviour.md)). `--json` "
-      "outputs follow the [JSON schemas](json-outputs.md).\n\n";
+      "outputs follow the [JSON schemas](json-outputs.md).\n\n"
+      "Which layout a command uses: a shape written with tiles, exactly as written; one written "
+      "without tiles gets the TPU's tiles in `explain` and `draw` (they answer what a device "
+      "does with the array) and is taken as written by `info`, `index`, `unindex`, `convert` and "
+      "`diff`, unless `--target` or `TESSERA_TARGET` names a target. Every command prints the "
+      "layout it used; `convert` also prints the `--from` that reads its output back "
+      "([notation](notation.md#which-layout-a-command-uses)). A mistyped command or option is "
+      "answered with the nearest valid one.\n\n";
   page += "| option | description |\n|---|---|\n";
   for (const auto& option : root.options) {
     page += fmt::format("| {} | {} |\n", option_names(option), markdown_safe(option.description));

@@ -26,6 +26,7 @@
 #include "tessera/relayout/planner.h"
 #include "tessera/relayout/relayout_plan.h"
 #include "tessera/tpu/target_profile.h"
+#include "tessera/utf8_text.h"
 #include "tessera/xla/notation.h"
 #include "tessera/xla/tiled_layout.h"
 
@@ -56,15 +57,21 @@ bool is_npy(const std::string& path) {
   return path.size() > 4 && path.ends_with(".npy");
 }
 
-// The element type a .npy descr names, for files given without a shape.
-ElementType type_of_descr(const relayout::NpyHeader& header, const std::string& path) {
+// The element type a .npy descr names exactly, if tessera knows it.
+std::optional<ElementType> known_type_of_descr(const std::string& descr) {
   for (ElementType t : all_element_types()) {
     const bool whole = t == ElementType::kPred || bit_width(t) % 8 == 0;
-    if (whole && relayout::npy_descr_accepts(header.descr, t) &&
-        relayout::npy_descr(t).substr(1) == header.descr.substr(1)) {
+    if (whole && relayout::npy_descr_accepts(descr, t) &&
+        relayout::npy_descr(t).substr(1) == descr.substr(1)) {
       return t;
     }
   }
+  return std::nullopt;
+}
+
+// The element type a .npy descr names, for files given without a shape.
+ElementType type_of_descr(const relayout::NpyHeader& header, const std::string& path) {
+  if (const auto type = known_type_of_descr(header.descr)) return *type;
   throw Error(ErrorKind::kUnsupported,
               fmt::format("'{}' has dtype '{}', which tessera does not know; give the shape with "
                           "--from/--to",
@@ -80,6 +87,22 @@ xla::Shape npy_layout(ElementType type, const relayout::NpyHeader& header) {
   return shape;
 }
 
+// What to do when a .npy file holds another element type than the layout names: a conversion
+// keeps the element type, so the array is cast first (NumPy has no bfloat16: ml_dtypes has), or
+// the layout written with the file's type.
+std::string cast_hint(const std::string& descr, ElementType wanted, const std::string& path) {
+  const std::optional<ElementType> held = known_type_of_descr(descr);
+  if (!held) return "";
+  const std::string numpy_type = wanted == ElementType::kBF16
+                                     ? std::string("ml_dtypes.bfloat16")
+                                     : fmt::format("'{}'", relayout::npy_descr(wanted));
+  return fmt::format(
+      ": it holds {}, and a conversion keeps the element type. Cast the array first, e.g. "
+      "np.save('{}_{}.npy', np.load('{}').astype({})), or write the layout with {}",
+      element_type_name(*held), path.substr(0, path.size() - 4), element_type_name(wanted), path,
+      numpy_type, element_type_name(*held));
+}
+
 // The shape of a .npy side: the file's array, checked against what the user wrote (if anything).
 xla::Shape npy_side(const std::string& flag, const std::string& written, const std::string& path,
                     const relayout::NpyHeader& header, std::optional<ElementType> other_type) {
@@ -89,10 +112,10 @@ xla::Shape npy_side(const std::string& flag, const std::string& written, const s
                            : other_type ? *other_type
                                         : type_of_descr(header, path);
   if (!relayout::npy_descr_accepts(header.descr, type)) {
-    throw Error(
-        ErrorKind::kInvalid,
-        fmt::format("'{}' has dtype '{}', which cannot hold {} elements (expected '{}')", path,
-                    header.descr, element_type_name(type), relayout::npy_descr(type)));
+    throw Error(ErrorKind::kInvalid,
+                fmt::format("'{}' has dtype '{}', which cannot hold {} elements (expected '{}'){}",
+                            path, header.descr, element_type_name(type), relayout::npy_descr(type),
+                            cast_hint(header.descr, type, path)));
   }
   const xla::Shape shape = npy_layout(type, header);
   if (given && *given != shape) {
@@ -139,6 +162,35 @@ void check_existing_image(const ConvertArguments& args, int64_t image_bytes) {
                           "right device? Give --overwrite to replace it with a new image",
                           args.output, existing, args.to, image_bytes));
 }
+
+// A word for the shell: the operand quoted so that it can be pasted as it is.
+std::string shell_quoted(const std::string& text) {
+  std::string quoted = "'";
+  for (char c : text) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
+// What was written, in the layout actually used (a target's tiles and the dimension order the
+// compiler chose are filled in), and the operand that reads the file back: a shape written
+// without tiles or order means something else when read back as written.
+std::string written_text(const ConvertArguments& args, const relayout::LayoutOperand& to,
+                         int64_t file_bytes) {
+  const std::string path = printable_utf8(args.output);
+  if (is_npy(args.output)) {
+    return fmt::format(
+        "wrote {} ({} bytes): {}{}, a .npy file (np.load reads it; so does convert "
+        "as IN, without --from)\n",
+        path, file_bytes, element_type_name(to.type), dims_text(to.dims));
+  }
+  return fmt::format("wrote {} ({} bytes): {}\nread it back with --from {}\n", path, file_bytes,
+                     printable_utf8(to.text), printable_utf8(shell_quoted(to.text)));
+}
+
+// The words of `--plan`, once under it (docs/reference/concepts.md has them at length).
+constexpr const char* kPlanWords =
+    "(simd: the vector instructions a kernel runs with on this CPU; none (memcpy): a plain memory "
+    "copy. variant: how a kernel runs (block sizes, stores), measured by `tessera tune` or the "
+    "model's pick; only the speed depends on it)\n";
 
 // The destination's pieces in groups of about this many bytes: progress is redrawn between them.
 constexpr int64_t kGroupBytes = int64_t{32} << 20;
@@ -192,9 +244,9 @@ void convert(const ConvertArguments& args) {
   if (!args.wisdom.empty()) relayout::use_wisdom_file(args.wisdom);
   const relayout::RelayoutPlan plan = relayout::plan(*from.map, *to.map, options);
   if (args.show_plan) {  // what would run, with the input checked; OUT is not touched
-    write_output(fmt::format("{} -> {}: {} piece{} on {} thread{}\n{}", from.text, to.text,
+    write_output(fmt::format("{} -> {}: {} piece{} on {} thread{}\n{}{}", from.text, to.text,
                              plan.piece_count(), plan.piece_count() == 1 ? "" : "s", plan.threads(),
-                             plan.threads() == 1 ? "" : "s", plan.describe()));
+                             plan.threads() == 1 ? "" : "s", plan.describe(), kPlanWords));
     return;
   }
 
@@ -249,6 +301,7 @@ void convert(const ConvertArguments& args) {
   progress.update(image_bytes);
   output.commit(args.fsync ? io::AtomicFile::Durability::kOnDisk
                            : io::AtomicFile::Durability::kPageCache);
+  write_output(written_text(args, to, file_bytes));
   if (is_npy(args.output) && to.type == ElementType::kBF16) {
     write_diagnostic(fmt::format(
         "note: NumPy has no bfloat16: '{}' holds it as '<V2', as np.save of an ml_dtypes array "

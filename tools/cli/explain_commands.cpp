@@ -275,6 +275,21 @@ struct DrawArguments {
   int64_t max_cells = 4096;
 };
 
+// Which part of the grid a picture drawn without --window shows, when not all of it, and the
+// --window for the rest.
+std::string window_text(const render::XlaPicture& picture, int64_t max_cells) {
+  const render::GridWindow& w = picture.window;
+  if (w.cells() == picture.grid_rows * picture.grid_cols) return "";
+  const std::string rest =
+      picture.grid_rows * picture.grid_cols <= max_cells
+          ? fmt::format("--window 0:{},0:{} draws all of it", picture.grid_rows, picture.grid_cols)
+          : fmt::format("--window R0:R1,C0:C1 draws another part, up to --max-cells {} cells",
+                        max_cells);
+  return fmt::format("window {}:{},{}:{} of the {} x {} grid (its data and some padding); {}\n",
+                     w.row_begin, w.row_end, w.col_begin, w.col_end, picture.grid_rows,
+                     picture.grid_cols, rest);
+}
+
 void run_draw(const DrawArguments& args) {
   if (args.shape.empty()) {
     throw Error(ErrorKind::kInvalid, "draw needs a SHAPE (or 'draw npu ...') and -o FILE");
@@ -289,9 +304,11 @@ void run_draw(const DrawArguments& args) {
   if (!args.mark.empty()) options.mark = parse_integer_list(args.mark, "--mark index component");
   check_max_cells(args.max_cells);
   options.max_cells = args.max_cells;
-  render::write_picture(render::build_xla_picture(layout, options), args.output);
+  const render::XlaPicture picture = render::build_xla_picture(layout, options);
+  render::write_picture(picture, args.output);
   write_output(
       fmt::format("wrote {} ({})\n", printable_utf8(args.output), xla::print_shape(shape)));
+  if (args.window.empty()) write_output(window_text(picture, args.max_cells));
   if (target.is_tpu()) {
     write_output(fmt::format("target {}{}: {}\n", tpu::target_name(target),
                              target_is_default(args.targets) ? " (default; --target none for the "

@@ -18,6 +18,7 @@
 #include "tessera/error.h"
 #include "tessera/utf8_text.h"
 #include "tessera/version.h"
+#include "unknown_words.h"
 
 namespace tessera::cli {
 namespace {
@@ -90,7 +91,7 @@ int main(int argc, char** argv) {
   } catch (const tessera::cli::ExitStatus& status) {
     return status.code;
   } catch (const CLI::ParseError& e) {
-    return fail(e.what());
+    return fail(tessera::cli::unknown_word_message(app, argc, argv).value_or(e.what()));
   } catch (const tessera::Error& e) {
     return fail(e.what());
   } catch (const std::bad_alloc&) {

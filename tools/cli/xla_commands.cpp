@@ -30,13 +30,16 @@ struct XlaArguments {
 struct Compiled {
   xla::TiledLayout layout;
   std::optional<explain::TargetNote> note;  // the TPU size of a literal, untiled shape
+  bool target_applied = false;              // a target's tiles completed the shape given
 };
 
 Compiled compile(const XlaArguments& args) {
   const xla::Shape written = xla::parse_shape(args.shape);
   const tpu::TpuTarget target = resolve_target(args.targets, "none");
   const tpu::DimensionOrder order = order_of(args.shape);
-  if (target.is_tpu()) return {xla::TiledLayout(tpu::layout_for_target(args.shape, target)), {}};
+  if (target.is_tpu()) {
+    return {xla::TiledLayout(tpu::layout_for_target(args.shape, target)), std::nullopt, true};
+  }
   std::optional<explain::TargetNote> note;
   if (target_is_default(args.targets)) {
     note =
@@ -45,8 +48,14 @@ Compiled compile(const XlaArguments& args) {
   return {xla::TiledLayout(written), note};
 }
 
-// index and unindex print one value per line on stdout; the note goes to stderr.
-void print_note(const Compiled& compiled) {
+// index and unindex print one value per line on stdout; the notes go to stderr: the layout a
+// target's tiles made of the shape given, or what a TPU would take of an untiled shape read as
+// written (a missing {...} is XLA's row-major, its literal meaning).
+void print_notes(const Compiled& compiled) {
+  if (compiled.target_applied) {
+    write_diagnostic(
+        fmt::format("note: layout used: {}\n", xla::print_shape(compiled.layout.shape())));
+  }
   if (compiled.note) write_diagnostic("note: " + explain::target_note_text(*compiled.note));
 }
 
@@ -71,7 +80,7 @@ void install(CLI::App& app) {
       out += fmt::format("{}\n", compiled.layout.index_map().linear_index(idx));
     }
     write_output(out);
-    print_note(compiled);
+    print_notes(compiled);
   });
 
   args = std::make_shared<XlaArguments>();
@@ -88,7 +97,7 @@ void install(CLI::App& app) {
       out += idx ? join_integers(*idx) + "\n" : std::string("padding\n");
     }
     write_output(out);
-    print_note(compiled);
+    print_notes(compiled);
   });
 
   args = std::make_shared<XlaArguments>();

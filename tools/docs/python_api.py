@@ -15,6 +15,49 @@ REPO = pathlib.Path(__file__).resolve().parents[2]
 PAGE = REPO / "docs" / "reference" / "python-api.md"
 MODULES = ["tessera", "tessera.npu"]
 
+# The page is ordered by task, the most used first, and within a task by use: a reader looking for
+# "how do I get my array into TPU tiles" finds Layout and to_physical before the error classes.
+# A name of __all__ that no task lists goes under "Other", so nothing is ever left out.
+TASKS = {
+    "tessera": [
+        ("Describe a layout and find elements in it", ["Layout", "tpu_layout", "IndexMap", "xla_element_type",
+                                                        "numpy_dtype"]),
+        ("Put an array into a layout's bytes, and back", ["to_physical", "from_physical", "convert", "Relayout",
+                                                          "StridedArray", "empty_bytes", "release_buffers"]),
+        ("Explain memory use and compare layouts", ["explain", "explain_input", "diff", "layout_mismatches"]),
+        ("Tune conversions to this machine", ["tune", "kernel_classes", "variant_names", "host_description",
+                                              "default_wisdom_path", "use_wisdom_file", "save_wisdom",
+                                              "export_wisdom", "import_wisdom"]),
+        ("Errors", ["Error", "ArgumentError", "BufferSizeError", "DoesNotFitError", "InvalidLayoutError",
+                    "IoError", "NotationError", "OutOfRangeError", "SizeOverflowError", "UnsupportedError"]),
+    ],
+    "tessera.npu": [
+        ("Place tensors in NPU local memory", ["Device", "presets", "Tensor", "Matrix", "best_w"]),
+        ("Plan several tensors", ["Plan"]),
+    ],
+}
+
+
+def by_task(module_name: str, names: list[str]) -> list[tuple[str, list[str]]]:
+    """The module's public names grouped as TASKS lists them; the rest, alphabetically, as "Other"."""
+    groups = []
+    listed = set()
+    for title, members in TASKS.get(module_name, []):
+        present = [n for n in members if n in names]
+        listed.update(present)
+        if present:
+            groups.append((title, present))
+    rest = sorted((n for n in names if n not in listed), key=str.lower)
+    if rest:
+        groups.append(("Other", rest))
+    return groups
+
+
+def anchor(text: str) -> str:
+    """The anchor mkdocs gives a heading (lower case, words joined by '-')."""
+    kept = "".join(c for c in text.lower() if c.isalnum() or c in " -_")
+    return "-".join(kept.split())
+
 
 def stub_index(package: pathlib.Path) -> dict[str, dict[str, ast.AST]]:
     """Per source (a pure-Python module, or the extension's stubs): qualified name (`Layout.parse`,
@@ -93,39 +136,54 @@ def render() -> str:
            "`import tessera`: layouts, index maps, conversions of NumPy arrays, reports and pictures;",
            "`from tessera import npu`: NPU local memory. Every error is a `tessera.Error`, itself a",
            "`ValueError`, with the CLI's message ([failure behaviour](failure-behaviour.md)).", ""]
-    for module_name in MODULES:
-        module = importlib.import_module(module_name)
+    modules = [importlib.import_module(name) for name in MODULES]
+    public = {module.__name__: [n for n in module.__all__ if not inspect.ismodule(getattr(module, n))]
+              for module in modules}
+    out += ["| task | names |", "|---|---|"]
+    for module in modules:
+        for title, names in by_task(module.__name__, public[module.__name__]):
+            links = ", ".join(f"`{n}`" for n in names)
+            out += [f"| [{title}](#{anchor(title)}) (`{module.__name__}`) | {links} |"]
+    out += [""]
+    for module in modules:
+        module_name = module.__name__
         out += [f"## {module_name}", ""]
         intro = inspect.cleandoc(module.__doc__ or "")
         out += doc_block(intro)
-        for name in sorted(module.__all__, key=str.lower):
-            obj = getattr(module, name)
-            if inspect.ismodule(obj):
-                continue
-            node = definition(index, module_name, obj, name)
-            if inspect.isclass(obj):
-                bases = [b.__name__ for b in obj.__bases__ if b.__name__ not in ("object", "nb_object")]
-                heading = f"class {module_name}.{name}" + (f"({', '.join(bases)})" if bases else "")
-                out += [f"### `{heading}`", ""]
-                out += doc_block(docstring_of(node, obj))
-                if issubclass(obj, BaseException):
-                    continue
-                for member in member_names(obj, node):
-                    raw = vars(obj)[member]
-                    member_node = definition(index, module_name, obj, f"{name}.{member}")
-                    if is_property(member_node, raw):
-                        out += [f"#### `{name}.{member}` (property)", ""]
-                    else:
-                        target = raw.__func__ if isinstance(raw, (staticmethod, classmethod)) else raw
-                        label = signature_of(f"{name}.{member}", member_node, target)
-                        out += [f"#### `{label}`", ""]
-                    out += doc_block(docstring_of(member_node, getattr(obj, member, raw)))
-            elif callable(obj):
-                out += [f"### `{signature_of(module_name + '.' + name, node, obj)}`", ""]
-                out += doc_block(docstring_of(node, obj))
-            else:
-                out += [f"### `{module_name}.{name}`", "", f"`{obj!r}`", ""]
+        for title, names in by_task(module_name, public[module_name]):
+            out += [f"### {title}", ""]
+            out += render_names(module, module_name, names, index)
     return "\n".join(line.rstrip() for line in out).rstrip() + "\n"
+
+
+def render_names(module, module_name: str, names: list[str], index) -> list[str]:
+    out = []
+    for name in names:
+        obj = getattr(module, name)
+        node = definition(index, module_name, obj, name)
+        if inspect.isclass(obj):
+            bases = [b.__name__ for b in obj.__bases__ if b.__name__ not in ("object", "nb_object")]
+            heading = f"class {module_name}.{name}" + (f"({', '.join(bases)})" if bases else "")
+            out += [f"#### `{heading}`", ""]
+            out += doc_block(docstring_of(node, obj))
+            if issubclass(obj, BaseException):
+                continue
+            for member in member_names(obj, node):
+                raw = vars(obj)[member]
+                member_node = definition(index, module_name, obj, f"{name}.{member}")
+                if is_property(member_node, raw):
+                    out += [f"##### `{name}.{member}` (property)", ""]
+                else:
+                    target = raw.__func__ if isinstance(raw, (staticmethod, classmethod)) else raw
+                    label = signature_of(f"{name}.{member}", member_node, target)
+                    out += [f"##### `{label}`", ""]
+                out += doc_block(docstring_of(member_node, getattr(obj, member, raw)))
+        elif callable(obj):
+            out += [f"#### `{signature_of(module_name + '.' + name, node, obj)}`", ""]
+            out += doc_block(docstring_of(node, obj))
+        else:
+            out += [f"#### `{module_name}.{name}`", "", f"`{obj!r}`", ""]
+    return out
 
 
 if __name__ == "__main__":

@@ -16,7 +16,7 @@ struct LayoutSuggestion {
   std::string kind;    // "reorder" (another minor_to_major) or "storage" (pred storage)
   std::string layout;  // canonical shape with the suggested layout
   int64_t size_bytes = 0;
-  int64_t bytes_saved = 0;  // current size - size_bytes; may be 0 or negative
+  int64_t bytes_saved = 0;  // current size - size_bytes: 0 (the same size) or more
   double padding_fraction = 0.0;
   std::string change;  // "dim 3 minor, dim 2 second minor" / "pred stored in 1 bit"
   std::vector<std::string> alternatives;  // equivalent layouts: same kind, same size
@@ -34,11 +34,11 @@ nlohmann::ordered_json layout_suggestion_json(const LayoutSuggestion& suggestion
 //  - with a TPU target: the profile's own choice for the shape's order when the user wrote other
 //    tiles, and for pred the other storages (era 2020: 4 bytes, 1 byte, the spec's 1-bit tiling
 //    (32,128)(32,1)E(1); era 2026 only the byte today's TPUs store it in).
-// Sorted best first: fewest bytes, then the change that leaves the most major dims in place
-// (only the minor end of minor_to_major differs), then by text. Equivalent layouts (same kind,
-// same size) are one suggestion listing the others in `alternatives` (suggestion_groups.h); at
-// most `limit` suggestions.
-// Example: s32[2048,1,128,128,4]{4,3,2,1,0:T(8,128)} on the TPU (32x padded) -> first
+// Only layouts of at most the current size are suggested. Sorted best first: fewest bytes, then the
+// change that leaves the most major dims in place (only the minor end of minor_to_major differs),
+// then by text. Equivalent layouts (same kind, same size) are one suggestion listing the others in
+// `alternatives` (suggestion_groups.h); at most `limit` suggestions. Example:
+// s32[2048,1,128,128,4]{4,3,2,1,0:T(8,128)} on the TPU (32x padded) -> first
 //   suggestion s32[2048,1,128,128,4]{3,4,2,1,0:T(4,128)}, 512 MiB, saving 15.5 GiB, with the 59
 //   other orders of 512 MiB as its alternatives.
 std::vector<LayoutSuggestion> suggest_layouts(const xla::Shape& shape, int64_t current_size_bytes,
