@@ -73,7 +73,7 @@ std::string array_for_reprs(std::string_view a, std::string_view b, const DiffOp
     // A --shape that writes a layout must agree with each repr, as explain's SHAPE must.
     for (std::string_view side : {a, b}) {
       if (layout_written && is_jax_repr(side))
-        inputs::shape_with_jax_layout(options.shape, trimmed(side));
+        xla::shape_with_jax_layout(options.shape, trimmed(side));
     }
     return fmt::format("{}[{}]", element_type_name(shape.element_type),
                        fmt::join(shape.dimensions, ","));

@@ -34,7 +34,7 @@ TASKS = [
     ("Convert bytes between layouts",
      ["relayout/relayout_plan.h", "relayout/strided_array.h", "relayout/npy_file.h",
       "relayout/layout_operand.h", "relayout/fill_value.h", "relayout/planner.h"]),
-    ("Explain memory use", ["explain/target_profile.h", "explain/layout_explanation.h",
+    ("Explain memory use", ["tpu/target.h", "tpu/target_profile.h", "explain/layout_explanation.h",
                             "explain/layout_diff.h", "inputs/input_explanation.h"]),
     ("Place tensors in NPU local memory",
      ["npu/device.h", "npu/local_tensor.h", "npu/matrix_layout.h", "npu/local_plan.h", "npu/plan_check.h"]),
