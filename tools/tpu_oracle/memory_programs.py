@@ -39,6 +39,7 @@ import numpy as np  # noqa: E402
 from jax.experimental import topologies  # noqa: E402
 from jax.sharding import Mesh, NamedSharding, PartitionSpec  # noqa: E402
 
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 GENERATIONS = {"v4": "v4:2x2x1", "v5e": "v5e:2x2", "v6e": "v6e:2x2", "v7x": "tpu7x:2x2x1"}
 F32, BF16, S8, S32, PRED = jnp.float32, jnp.bfloat16, jnp.int8, jnp.int32, jnp.bool_
 # Kept under the names XLA gives them after the module's prefix, so that `tessera explain
@@ -166,7 +167,9 @@ def take_dump(before, out_dir):
         matches = [f for f in new if f.startswith(module + ".") and f.endswith("." + suffix)]
         if not matches:
             raise RuntimeError(f"{module}: no *{suffix} in the dump")
-        shutil.copyfile(os.path.join(_DUMP, matches[0]), out_dir / suffix)
+        text = pathlib.Path(_DUMP, matches[0]).read_text()
+        # Source files relative to the repository: the fixtures do not name this machine.
+        (out_dir / suffix).write_text(text.replace(f"{ROOT}/", ""))
 
 
 def main() -> None:
