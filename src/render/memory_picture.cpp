@@ -88,8 +88,10 @@ std::string svg_text(const inputs::ProgramMemory& m, int64_t hbm_bytes, const st
                     b.name, b.layout, b.source.empty() ? "" : "  " + b.source);
     out += fmt::format(
         R"(<g class="peak-buffer" data-offset="{}" data-name="{}" data-bytes="{}" data-info="{}">)"
+        R"(<rect x="{}" y="{:.1f}" width="{}" height="16" fill="#ffffff" fill-opacity="0"/>)"
         R"(<text x="{}" y="{:.1f}" font-size="12" font-family="monospace">{}</text></g>)",
-        i, xml_escape(b.name), b.size_bytes, xml_escape(line), kLeft,
+        i, xml_escape(b.name), b.size_bytes, xml_escape(line), kLeft - 4,
+        kTop + kHeight + 45 + 18.0 * static_cast<double>(i), kWidth, kLeft,
         kTop + kHeight + 58 + 18.0 * static_cast<double>(i), xml_escape(line));
   }
   return out + "</svg>\n";
