@@ -250,9 +250,12 @@ std::string program_memory_text(const ProgramMemory& m, explain::Target target, 
   }
   row("peak", f.peak_bytes(), verdict);
   for (const MemorySpaceFigures& s : m.memory_spaces) {
-    if (s.memory_space == 0) continue;
-    out += fmt::format("  ({} S({}): {} at its peak, apart from HBM)\n", space_name(s.memory_space),
-                       s.memory_space, human_bytes(s.figures.peak_bytes()));
+    if (s.memory_space == 0 || s.figures.peak_bytes() == 0) continue;
+    const std::string name = space_name(s.memory_space);
+    out +=
+        fmt::format("  ({}: {} at its peak, apart from HBM)\n",
+                    name.starts_with("S(") ? name : fmt::format("{} S({})", name, s.memory_space),
+                    human_bytes(s.figures.peak_bytes()));
   }
   if (!m.live_at_peak.empty()) {
     out += "buffers alive at the peak, largest first:\n";

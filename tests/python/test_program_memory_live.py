@@ -12,31 +12,14 @@ offline.
 
 from __future__ import annotations
 
-import os
 import random
-import time
-
-import pytest
 
 import tessera
-from tessera import oracle
+# The compiler child process and the printed seed of the array tests, shared.
+from test_tpu_compiler_live import _seed, compiler  # noqa: F401
 
 TARGETS = ["tpu-v4", "tpu-v5e", "tpu-v6e", "tpu-v7x"]
 EXACT = ("argument_size_in_bytes", "output_size_in_bytes", "alias_size_in_bytes")
-
-
-@pytest.fixture(scope="module")
-def compiler():
-    try:
-        with oracle.Oracle() as live:
-            live._start()
-            yield live
-    except oracle.OracleUnavailable as error:
-        pytest.skip(str(error))
-
-
-def _seed() -> int:
-    return int(os.environ.get("TESSERA_ORACLE_SEED", time.time_ns() % 2**31))
 
 
 def _peak(m: dict) -> int:
