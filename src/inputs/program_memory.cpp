@@ -228,7 +228,8 @@ std::string program_memory_text(const ProgramMemory& m, explain::Target target, 
           ? fmt::format("live ranges on the schedule of {} instructions", m.schedule_length)
           : "an estimate: the module is not scheduled");
   auto row = [&](std::string_view what, int64_t bytes, std::string_view note) {
-    out += fmt::format("  {:<13}{:>12}  {}\n", what, human_bytes(bytes), note);
+    out += fmt::format("  {:<13}{:>12}{}{}\n", what, human_bytes(bytes), note.empty() ? "" : "  ",
+                       note);
   };
   row("arguments", f.argument_size_in_bytes, "");
   row("outputs", f.output_size_in_bytes, "");
