@@ -175,9 +175,25 @@ class _Compiler:
                     layouts.append(f"error: {type(error).__name__}: {str(error).splitlines()[0][:200]}")
         return {"input_layout": input_layout, "layouts": layouts}
 
+    def program(self, request: dict) -> dict:
+        """Compiles the function `f` that request["source"] defines (with jax, jnp and lax in
+        scope) for arguments [[dtype, dims], ...], donating the argument numbers in "donate":
+        the optimized module and memory_analysis(), or {"error": ...} with the compiler's
+        message (RESOURCE_EXHAUSTED for a program that does not fit)."""
+        import jax.numpy as jnp
+        scope = {"jax": self.jax, "jnp": jnp, "lax": self.jax.lax}
+        exec(request["source"], scope)  # noqa: S102 - the caller's own test programs
+        structs = self.structs([(t, d) for t, d in request["arguments"]], request.get("target", "tpu-v5e"))
+        compiled = self.jax.jit(scope["f"], donate_argnums=tuple(request.get("donate", ()))).lower(*structs).compile()
+        m = compiled.memory_analysis()
+        keys = ("argument_size_in_bytes", "output_size_in_bytes", "alias_size_in_bytes", "temp_size_in_bytes")
+        return {"hlo": compiled.as_text(), "memory_analysis": {k: int(getattr(m, k)) for k in keys}}
+
     def answer(self, request: dict) -> dict:
         if "codes" in request:
             return self.rewrites(request)
+        if "source" in request:
+            return self.program(request)
         target = request.get("target", "tpu-v5e")
         arrays = request["arrays"]
         for dtype, _ in arrays:
@@ -320,6 +336,16 @@ class Oracle:
         if "error" in answer:
             raise RuntimeError(answer["error"])
         return answer
+
+
+    def program_memory(self, source: str, arguments: Sequence[tuple[str, Sequence[int]]],
+                       target: str = "tpu-v5e", donate: Sequence[int] = ()) -> dict:
+        """Compiles the function `f` defined by `source` for `arguments` ([(dtype, dims), ...]):
+        {"hlo": the optimized module, "memory_analysis": JAX's four figures}, or {"error": ...}."""
+        request = {"source": source, "arguments": [[str(t), [int(d) for d in dims]] for t, dims in arguments],
+                   "target": target, "donate": [int(d) for d in donate]}
+        answer = self._ask(request)
+        return answer if answer is not None else {"error": "the compiler aborted (libtpu crashed)"}
 
 
 def available(python: Optional[str] = None) -> bool:

@@ -129,10 +129,11 @@ std::string out_of_memory_text(const InputExplanation& e) {
     // libtpu 0.0.42.1 writes the optimized module even when it runs out of memory
     // (tests/inputs/fixtures/libtpu_oom_after_optimizations.hlo is one).
     out +=
-        "the message names no arrays (today's compiler prints only the total). To see them, run "
-        "the program with XLA_FLAGS=--xla_dump_to=DIR and explain "
+        "the message names no arrays (today's compiler prints only the total). To see what "
+        "fills HBM at the peak, run the program with XLA_FLAGS=--xla_dump_to=DIR and explain "
         "DIR/module_*.after_optimizations.txt: the compiler writes it even when it runs out of "
-        "memory.\n";
+        "memory, and tessera reads the compiler's own figures from the "
+        "module_*.after_optimizations-buffer-assignment.txt beside it.\n";
   }
   return out;
 }
@@ -286,6 +287,8 @@ std::string input_explanation_text(const InputExplanation& e, std::size_t top) {
       out += fmt::format("     report: {}{}\n", fmt::join(reported, ", "),
                          a.disagreements.empty() ? " (tessera agrees)" : "");
     }
+    if (!a.input.operator_text.empty())
+      out += fmt::format("     Operator: {}\n", a.input.operator_text);
     for (const auto& d : a.disagreements)
       out += fmt::format("     !!! DISAGREES WITH THE REPORT: {}\n", d);
   }

@@ -43,6 +43,7 @@ void write_array(JsonWriter& w, const ArrayExplanation& a) {
   w.member("size", a.input.reported_size);
   w.member("unpadded_size", a.input.reported_unpadded);
   w.member("padding", a.input.reported_padding);
+  w.member("operator", a.input.operator_text);
   w.end_object();
   w.key("tessera_text");
   w.begin_object();

@@ -11,6 +11,7 @@
 #include "tessera/error.h"
 #include "tessera/explain/layout_explanation.h"
 #include "tessera/inputs/input_arrays.h"
+#include "tessera/inputs/program_memory.h"
 #include "tessera/inputs/shapes_in_text.h"
 #include "tessera/integer_text.h"
 #include "tessera/xla/notation.h"
@@ -339,7 +340,8 @@ void write_input_report_json(const std::function<void(std::string_view)>& write,
 nlohmann::ordered_json input_report_json(std::string_view text, const InputOptions& options) {
   std::string json;
   write_input_report_json([&](std::string_view part) { json += part; }, text,
-                          explain_input(read_input(text), options), {});
+                          explain_input(read_input(text), options),
+                          {{"memory_analysis", memory_analysis_json(text, "", options.target)}});
   return nlohmann::ordered_json::parse(json);
 }
 

@@ -82,6 +82,7 @@ struct Entry {
   std::vector<ShapeToken> shapes;
   int64_t shape_line = 0;
   std::string unpadded, padding, name;
+  std::string operator_text;  // the Operator: line's value, the user's way back to the code
 };
 
 }  // namespace
@@ -211,6 +212,7 @@ InputReading read_oom_report(std::string_view text) {
       a.name = entry->name.empty() ? "" : entry->name + s.index;
       a.place = space + " allocation " + entry->number;
       a.line = entry->shape_line;
+      a.operator_text = entry->operator_text;
       // The report's numbers describe the whole allocation, so they stay with a single array.
       if (entry->shapes.size() == 1) {
         a.reported_size = entry->size;
@@ -230,7 +232,7 @@ InputReading read_oom_report(std::string_view text) {
     }
     if (auto start = entry_start(line)) {
       finish();
-      entry = Entry{start->first, "", number, {}, 0, {}, {}, {}};
+      entry = Entry{start->first, "", number, {}, 0, {}, {}, {}, {}};
       entry->size = reported(start->second, is_size_text(start->second), line, number);
       return;
     }
@@ -248,6 +250,8 @@ InputReading read_oom_report(std::string_view text) {
       entry->unpadded = reported(*unpadded, is_size_text(*unpadded), line, number);
     } else if (auto padding = field(line, "Extra memory due to padding:")) {
       entry->padding = reported(*padding, is_padding_text(*padding), line, number);
+    } else if (auto op = field(line, "Operator:")) {
+      entry->operator_text = std::string(prefix_of_characters(*op, InputArray::kMaxOperatorLength));
     } else if (auto label = field(line, "XLA label:")) {
       entry->name = label_name(*label);
     } else if (trim(line).substr(0, 5) == "=====") {

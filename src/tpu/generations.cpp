@@ -28,31 +28,32 @@ constexpr std::string_view kSixteenRowsEvidence =
 
 // Oldest first. Names and topologies: the oracle's (tools/tpu_oracle; every fixture in
 // tests/fixtures/tpu_oracle records them); hbm: libtpu's "available HBM" in
-// tests/fixtures/tpu_oracle/oom_messages.json. Era 2026: sweeps rank0 and rank1_lengths (f32[] ->
-// T(256) on tpu-v2/v3, T(128) later; s4[7] takes a byte on tpu-v2/v3, its bits later) and the
-// rows of compiler_model.cpp. Era 2020: tpu-v5e and tpu-v5p have no public output of their own
-// that differs from tpu-v4; tpu-v7x none that differs from tpu-v6e.
+// tests/fixtures/tpu_oracle/oom_messages.json; the output table's granule: the buffer assignments
+// of tests/fixtures/tpu_memory (tools/tpu_oracle/memory_programs.py). Era 2026: sweeps rank0 and
+// rank1_lengths (f32[] -> T(256) on tpu-v2/v3, T(128) later; s4[7] takes a byte on tpu-v2/v3, its
+// bits later) and the rows of compiler_model.cpp. Era 2020: tpu-v5e and tpu-v5p have no public
+// output of their own that differs from tpu-v4; tpu-v7x none that differs from tpu-v6e.
 constexpr auto kGenerations = std::to_array<TpuGeneration>({
-    {Generation::kV2, "tpu-v2", "TPU v2", "v2:2x2", "7.48G", 256, 8, CompilerRows::kTpuV2,
+    {Generation::kV2, "tpu-v2", "TPU v2", "v2:2x2", "7.48G", 1024, 256, 8, CompilerRows::kTpuV2,
      PredStorage::kFourBytes, 8, 4, kPredFourBytesEvidence},
-    {Generation::kV3, "tpu-v3", "TPU v3", "v3:2x2", "15.48G", 256, 8, CompilerRows::kTpuV2,
+    {Generation::kV3, "tpu-v3", "TPU v3", "v3:2x2", "15.48G", 1024, 256, 8, CompilerRows::kTpuV2,
      PredStorage::kFourBytes, 8, 4, kPredFourBytesEvidence},
-    {Generation::kV4, "tpu-v4", "TPU v4", "v4:2x2x1", "15.25G", 128, 2, CompilerRows::kTpuV4,
+    {Generation::kV4, "tpu-v4", "TPU v4", "v4:2x2x1", "15.25G", 512, 128, 2, CompilerRows::kTpuV4,
      PredStorage::kOneByte, 8, 4, kPredOneByteEvidence},
-    {Generation::kV5e, "tpu-v5e", "TPU v5 lite", "v5e:2x2", "15.75G", 128, 2, CompilerRows::kTpuV4,
+    {Generation::kV5e, "tpu-v5e", "TPU v5 lite", "v5e:2x2", "15.75G", 512, 128, 2,
+     CompilerRows::kTpuV4, PredStorage::kOneByte, 8, 4, "as tpu-v4 (no differing output)"},
+    {Generation::kV5p, "tpu-v5p", "TPU v5", "v5p:2x2x1", "95.74G", 32, 128, 2, CompilerRows::kTpuV4,
      PredStorage::kOneByte, 8, 4, "as tpu-v4 (no differing output)"},
-    {Generation::kV5p, "tpu-v5p", "TPU v5", "v5p:2x2x1", "95.74G", 128, 2, CompilerRows::kTpuV4,
-     PredStorage::kOneByte, 8, 4, "as tpu-v4 (no differing output)"},
-    {Generation::kV6e, "tpu-v6e", "TPU v6 lite", "v6e:2x2", "31.25G", 128, 2, CompilerRows::kTpuV4,
-     PredStorage::kOneByte, 16, 2, kSixteenRowsEvidence},
-    {Generation::kV7x, "tpu-v7x", "TPU7x", "tpu7x:2x2x1", "94.75G", 128, 2, CompilerRows::kTpuV4,
-     PredStorage::kOneByte, 16, 2, "as tpu-v6e (no differing output)"},
+    {Generation::kV6e, "tpu-v6e", "TPU v6 lite", "v6e:2x2", "31.25G", 32, 128, 2,
+     CompilerRows::kTpuV4, PredStorage::kOneByte, 16, 2, kSixteenRowsEvidence},
+    {Generation::kV7x, "tpu-v7x", "TPU7x", "tpu7x:2x2x1", "94.75G", 32, 128, 2,
+     CompilerRows::kTpuV4, PredStorage::kOneByte, 16, 2, "as tpu-v6e (no differing output)"},
 #ifdef TESSERA_TEST_TPU_GENERATION
     // The test build's made-up generation (CMake option TESSERA_TEST_TPU_GENERATION): one
     // record, as CONTRIBUTING.md's checklist adds one, answered by every command
     // (tests/cli/test_extension_checklist.py). Facts as tpu-v7x's.
     {static_cast<Generation>(static_cast<int>(Generation::kV7x) + 1), "tpu-vtest", "TPU test",
-     "test:2x2", "94.75G", 128, 2, CompilerRows::kTpuV4, PredStorage::kOneByte, 16, 2,
+     "test:2x2", "94.75G", 32, 128, 2, CompilerRows::kTpuV4, PredStorage::kOneByte, 16, 2,
      "a made-up generation of the test build"},
 #endif
 });
@@ -106,6 +107,23 @@ std::string_view pred_text(PredStorage pred) {
 }
 
 }  // namespace
+
+int64_t hbm_bytes(const TpuGeneration& generation) {
+  // "15.75G": hundredths of a GiB, read without floating point.
+  std::string_view text = generation.hbm;
+  int64_t hundredths = 0;
+  int decimals = -1;
+  for (const char c : text.substr(0, text.size() - 1)) {
+    if (c == '.') {
+      decimals = 0;
+      continue;
+    }
+    hundredths = hundredths * 10 + (c - '0');
+    if (decimals >= 0) ++decimals;
+  }
+  for (int d = decimals < 0 ? 0 : decimals; d < 2; ++d) hundredths *= 10;
+  return (hundredths * (int64_t{1} << 30) + 50) / 100;
+}
 
 std::span<const TpuGeneration> tpu_generations() {
   return kGenerations;

@@ -15,6 +15,7 @@ import json_outputs
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
 FIXTURES = REPO / "tests" / "inputs" / "fixtures"
+MEMORY = REPO / "tests" / "fixtures" / "tpu_memory"
 DEVICE = "npus=4,lmem=1024,align=128"
 PLAN = {"device": f"{DEVICE},banks=4", "tensors": [
     {"name": "a", "shape": [1, 6, 1, 8], "dtype": "f32", "address": 0},
@@ -38,6 +39,8 @@ COMMANDS = [
     f"explain {FIXTURES}/traceback_repr_oom.txt", f"explain {FIXTURES}/libtpu_oom_traceback.txt",
     f"explain {FIXTURES}/libtpu_oom_after_optimizations.hlo --all",
     f"explain {FIXTURES}/colabfold_62_padding.txt",
+    f"explain {MEMORY}/v5e_mlp_train/after_optimizations.txt",
+    f"explain {MEMORY}/v6e_lm_head_oom/after_optimizations-buffer-assignment.txt",
     f"explain npu --device {DEVICE} --shape 2,3,4,5 --dtype f32 --address 2048",
     f"explain npu --device {DEVICE} --rows 2 --cols 40 --dtype f32 --address 0 --w 15",
     f"explain npu --device bm1684 --shape 6,5,4,5 --dtype s8 --address 0 --mode 4N",

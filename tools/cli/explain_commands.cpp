@@ -104,6 +104,11 @@ void run_explain(const ExplainArguments& given) {
     throw Error(ErrorKind::kInvalid,
                 "--copies reads an HLO module: give its file (or '-' for stdin), not a shape");
   }
+  if (!args.input.memory_picture.empty()) {
+    throw Error(ErrorKind::kInvalid,
+                "--memory-picture draws a program's HBM: give its HLO module or buffer "
+                "assignment file, not a shape");
+  }
   if (!args.shape.empty()) {
     options.target = resolve_target(args.targets, default_target_for(args.shape));
     options.target_is_default = target_is_default(args.targets) && options.target.is_tpu();

@@ -14,7 +14,9 @@
 #include "tessera/inputs/hlo_copies.h"
 #include "tessera/inputs/input_explanation.h"
 #include "tessera/inputs/layout_mismatch.h"
+#include "tessera/inputs/program_memory.h"
 #include "tessera/integer_text.h"
+#include "tessera/render/memory_picture.h"
 #include "tessera/utf8_text.h"
 #include "tessera/xla/jax_layout.h"
 #include "tessera/xla/notation.h"
@@ -42,6 +44,10 @@ void add_explain_input_options(CLI::App* explain, ExplainInputArguments& args) {
                     "With PATH (an HLO module): every instruction that changes a layout (copy, "
                     "transpose, reshape, also in fusions), its bytes, largest first, and the "
                     "program change that removes it");
+  explain->add_option("--memory-picture", args.memory_picture,
+                      "With PATH (an HLO module or buffer assignment): draw HBM over the "
+                      "schedule, the peak marked and the buffers alive there named, to this file "
+                      "(.svg or .html)");
   explain->add_option("--jax-layout", args.jax_layout,
                       "JAX layout repr for SHAPE: 'Layout(major_to_minor=(0, 1), tiling=((8, "
                       "128),), ...)' or Format(layout=...); major_to_minor is XLA's "
@@ -109,19 +115,39 @@ void run_explain_input(const std::string& argument, const ExplainInputArguments&
   const std::string text = inputs::read_input_text(argument);
   if (args.copies) return run_copies(argument, text, args, json);
   const inputs::InputOptions options = options_for(args, target);
+  std::string wrote;
+  if (!args.memory_picture.empty()) {
+    const auto memory = inputs::program_memory_of_input(text, argument, target);
+    if (!memory) {
+      throw Error(ErrorKind::kInvalid,
+                  fmt::format("--memory-picture needs an HLO module or a buffer assignment; '{}' "
+                              "is neither",
+                              printable_utf8(argument)));
+    }
+    render::write_memory_picture(*memory, inputs::hbm_capacity_bytes(target),
+                                 fmt::format("HBM over the schedule: {}", printable_utf8(argument)),
+                                 args.memory_picture);
+    wrote = fmt::format("wrote {}\n", printable_utf8(args.memory_picture));
+  }
   const inputs::InputExplanation e = inputs::explain_input(inputs::read_input(text), options);
   if (json) {
     // The path is the user's bytes: escaped like every name tessera prints.
-    nlohmann::ordered_json extra = {{"input", printable_utf8(argument)}};
+    nlohmann::ordered_json extra = {
+        {"input", printable_utf8(argument)},
+        {"memory_analysis", inputs::memory_analysis_json(text, argument, target)}};
     if (!options.shards.empty()) extra["shards"] = options.shards;
     inputs::write_input_report_json([](std::string_view part) { write_output(part); }, text, e,
                                     extra);
   } else {
     std::string out = inputs::input_explanation_text(e, args.all ? 0 : kTopArrays);
+    // The HBM story first; the padding of each array after it.
+    if (const auto memory = inputs::program_memory_of_input(text, argument, target)) {
+      out = inputs::program_memory_text(*memory, target, kTopArrays) + "\n" + out;
+    }
     // A pasted layout-mismatch error is decoded beside the arrays it names.
     const std::vector<inputs::LayoutMismatch> mismatches = inputs::find_layout_mismatches(text);
     if (!mismatches.empty()) out += "\nlayout mismatches\n" + inputs::mismatches_text(mismatches);
-    write_output(out);
+    write_output(out + wrote);
   }
   // Once, on standard error (the JSON carries them too).
   for (const auto& warning : e.warnings) write_diagnostic("warning: " + warning + "\n");

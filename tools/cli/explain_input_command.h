@@ -13,8 +13,9 @@ namespace tessera::cli {
 struct ExplainInputArguments {
   bool all = false;
   std::string shards;
-  std::string jax_layout;  // --jax-layout REPR, applied to the SHAPE argument
-  bool copies = false;     // --copies: the instructions of an HLO module that change a layout
+  std::string jax_layout;      // --jax-layout REPR, applied to the SHAPE argument
+  bool copies = false;         // --copies: the instructions of an HLO module that change a layout
+  std::string memory_picture;  // --memory-picture PATH: HBM over the schedule, .svg or .html
 };
 
 void add_explain_input_options(CLI::App* explain, ExplainInputArguments& args);

@@ -38,6 +38,11 @@ struct InputArray {
   // module's tuple element, fusion internal or entry layout entry), so that totals count each
   // buffer once: "a tuple of other instructions' buffers" (src/inputs/hlo_buffers.h).
   std::string same_buffer;
+  // An OOM report's "Operator: op_name=... source_file=... source_line=..." value, as written (at
+  // most kMaxOperatorLength bytes): the user's way back to the line that made the allocation.
+  // (A default member initializer: readers that build arrays by aggregate need not name it.)
+  std::string operator_text = {};
+  static constexpr std::size_t kMaxOperatorLength = 400;
 };
 
 // The compiler's own summary of an out-of-memory error, as printed (sizes in XLA's "26.25G"):

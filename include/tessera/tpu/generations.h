@@ -26,6 +26,9 @@ struct TpuGeneration {
   std::string_view device_kind;  // "TPU v4", as JAX's device_kind says it
   std::string_view topology;     // "v4:2x2x1", the deviceless topology the oracle compiles for
   std::string_view hbm;          // "15.25G": the available HBM libtpu reports for one device
+  // The output tuple's index table takes 4 bytes per element rounded up to this many
+  // (docs/design/program-memory.md, from the compiler's buffer assignments).
+  int64_t output_table_granule = 512;
   // Era 2026 (compiler_model.h): rank 0 and the smallest rank-1 tile in 32-bit words, the fewest
   // bits a value takes, and the tile rows.
   int64_t linear_words = 128;
@@ -38,6 +41,9 @@ struct TpuGeneration {
   int64_t sixteen_bit_rows_for_one_2020 = 4;
   std::string_view evidence_2020;
 };
+
+// `generation.hbm` in bytes: libtpu's "G" is GiB ("15.75G" -> 16911433728).
+int64_t hbm_bytes(const TpuGeneration& generation);
 
 // Every generation, oldest first.
 std::span<const TpuGeneration> tpu_generations();
