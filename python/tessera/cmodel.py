@@ -277,6 +277,39 @@ class _Chip:
         return {"places": places.reshape(-1).tolist(), "twice": twice,
                 "written_bytes": written}
 
+    def copy_bytes(self, bits: int, shape, address: int, data: bytes, dst_stride=None) -> dict:
+        """The chip's local memory after copying `data` (the tensor's bytes, row-major) with its
+        GDMA: the positions (NPU * S + offset) the copy wrote and the bytes it left there."""
+        import numpy as np
+
+        n, c, h, w = (int(v) for v in shape)
+        width = bits // 8
+        if len(data) != n * c * h * w * width:
+            raise ValueError(f"{len(data)} bytes of data for {n * c * h * w} elements")
+        if len(data) > self.global_bytes:
+            raise ValueError("the data is larger than a request may use")
+        global_view = np.ctypeslib.as_array(
+            (ctypes.c_uint8 * len(data)).from_address(self.global_ptr))
+        dims = _dim4(shape)
+        dst = ctypes.byref(_dim4(dst_stride)) if dst_stride is not None else None
+
+        def run(fill: np.ndarray):
+            global_view[:] = fill
+            self._clear_local()
+            if self.api == "okk":
+                getattr(self.m, f"okk_gdma_{bits}bit_cpy_S2L")(
+                    int(address), self.global_start, ctypes.byref(dims), dst, None)
+                self.m.okk_poll()
+            else:
+                self.m.tpu_gdma_cpy_S2L(int(address), self.global_start, ctypes.byref(dims),
+                                        dst, None, _TPU_DTYPES[bits])
+                self.m.tpu_poll()
+            return self._local_image()
+
+        written = np.flatnonzero(run(np.full(len(data), 0xFF, dtype=np.uint8)) == 0xFF)
+        image = run(np.frombuffer(data, dtype=np.uint8))
+        return {"written": written.tolist(), "bytes": image[written].tobytes().hex()}
+
     def matrix(self, bits: int, rows: int, cols: int, cols_per_channel: int, row_stride: int,
                address: int) -> dict:
         import numpy as np
@@ -320,6 +353,9 @@ class _Chip:
         if op == "copy":
             return self.copy(request["bits"], request["shape"], request["address"],
                              request.get("dst_stride"), request.get("src_stride"))
+        if op == "copy_bytes":
+            return self.copy_bytes(request["bits"], request["shape"], request["address"],
+                                   bytes.fromhex(request["data"]), request.get("dst_stride"))
         if op == "matrix":
             return self.matrix(request["bits"], request["rows"], request["cols"],
                                request["cols_per_channel"], request["row_stride"],

@@ -25,14 +25,16 @@ namespace {
 
 constexpr const char* kInstall = "pip install \"jax[tpu]==0.10.2\"";
 
+}  // namespace
+
 std::string python_command() {
   const char* given = std::getenv("TESSERA_PYTHON");
   return given != nullptr && *given != '\0' ? given : "python3";
 }
 
-// Runs `python -c SCRIPT`, writes `request` to its stdin, closes it and returns its stdout. The
-// child's stderr (libtpu's start-up log) goes to /dev/null.
-std::string run_script(const std::string& python, const std::string& request) {
+std::string run_python_script(const std::string& python, const char* script,
+                              const std::vector<std::string>& arguments, const std::string& request,
+                              std::string_view option) {
   int to_child[2];
   int from_child[2];
   if (pipe(to_child) != 0 || pipe(from_child) != 0) {
@@ -45,9 +47,11 @@ std::string run_script(const std::string& python, const std::string& request) {
   posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
   posix_spawn_file_actions_addclose(&actions, to_child[1]);
   posix_spawn_file_actions_addclose(&actions, from_child[0]);
-  std::string script = kOracleScript;
-  std::array<char*, 4> argv = {const_cast<char*>(python.c_str()), const_cast<char*>("-c"),
-                               script.data(), nullptr};
+  std::string text = script;
+  std::vector<char*> argv = {const_cast<char*>(python.c_str()), const_cast<char*>("-c"),
+                             text.data()};
+  for (const std::string& argument : arguments) argv.push_back(const_cast<char*>(argument.c_str()));
+  argv.push_back(nullptr);
   pid_t pid = 0;
   const int spawned = posix_spawnp(&pid, python.c_str(), &actions, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
@@ -57,9 +61,8 @@ std::string run_script(const std::string& python, const std::string& request) {
     close(to_child[1]);
     close(from_child[0]);
     throw Error(ErrorKind::kUnsupported,
-                fmt::format("--check-with-compiler needs Python with jax[tpu] ({}): cannot run "
-                            "'{}': {} (set TESSERA_PYTHON to another interpreter)",
-                            kInstall, printable_utf8(python), std::strerror(spawned)));
+                fmt::format("{} cannot run '{}': {} (set TESSERA_PYTHON to another interpreter)",
+                            option, printable_utf8(python), std::strerror(spawned)));
   }
   // A child that exits before reading must not kill us with SIGPIPE.
   struct sigaction ignore {};
@@ -93,7 +96,22 @@ std::string run_script(const std::string& python, const std::string& request) {
   return out;
 }
 
-}  // namespace
+ScriptReply parse_script_reply(const std::string& out) {
+  std::istringstream lines(out);
+  std::string hello_line;
+  std::string answer_line;
+  std::getline(lines, hello_line);
+  std::getline(lines, answer_line);
+  return {nlohmann::json::parse(hello_line, nullptr, false),
+          nlohmann::json::parse(answer_line, nullptr, false)};
+}
+
+std::string ScriptReply::why_unavailable(std::string_view otherwise) const {
+  if (hello.is_object() && hello.contains("unavailable") && hello["unavailable"].is_string()) {
+    return hello["unavailable"].get<std::string>();
+  }
+  return std::string(otherwise);
+}
 
 CompilerAnswer ask_compiler(std::string_view element_type, const std::vector<int64_t>& dims,
                             std::string_view target) {
@@ -102,24 +120,19 @@ CompilerAnswer ask_compiler(std::string_view element_type, const std::vector<int
       {"arrays", nlohmann::json::array({nlohmann::json::array({element_type, dims})})},
       {"target", target},
       {"sizes", true}};
-  const std::string out = run_script(python, request.dump() + "\n");
-  std::istringstream lines(out);
-  std::string hello_line;
-  std::string answer_line;
-  std::getline(lines, hello_line);
-  std::getline(lines, answer_line);
-  const auto hello = nlohmann::json::parse(hello_line, nullptr, false);
-  if (hello.is_discarded() || !hello.is_object() || hello.contains("unavailable") ||
-      !hello.contains("ready")) {
-    const std::string why = hello.is_object() && hello.contains("unavailable")
-                                ? hello["unavailable"].get<std::string>()
-                                : "it printed no answer (libtpu may have crashed)";
+  const std::string out =
+      run_python_script(python, kOracleScript, {}, request.dump() + "\n",
+                        "--check-with-compiler (needs jax[tpu]: " + std::string(kInstall) + ")");
+  const ScriptReply reply = parse_script_reply(out);
+  const nlohmann::json& hello = reply.hello;
+  if (!reply.ready()) {
+    const std::string why = reply.why_unavailable("it printed no answer (libtpu may have crashed)");
     throw Error(ErrorKind::kUnsupported,
                 fmt::format("--check-with-compiler needs jax[tpu] in '{}' ({}; or set "
                             "TESSERA_PYTHON): {}",
                             printable_utf8(python), kInstall, printable_utf8(why)));
   }
-  const auto answer = nlohmann::json::parse(answer_line, nullptr, false);
+  const nlohmann::json& answer = reply.answer;
   if (answer.is_discarded() || !answer.is_object()) {
     throw Error(ErrorKind::kInvalid,
                 fmt::format("the TPU compiler aborted on {}[{}] for {} (libtpu crashed)",

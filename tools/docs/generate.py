@@ -23,6 +23,8 @@ def main() -> int:
     args = parser.parse_args()
     cli = subprocess.run([args.tessera, "cli-reference"], check=True, capture_output=True, text=True).stdout
     (REPO / "docs" / "reference" / "cli.md").write_text(cli, encoding="utf-8")
+    chips = subprocess.run([args.tessera, "npu", "chips"], check=True, capture_output=True, text=True).stdout
+    (REPO / "docs" / "reference" / "npu-chips.md").write_text(chips, encoding="utf-8")
     json_outputs.PAGE.write_text(json_outputs.render(), encoding="utf-8")
     cpp_api.PAGE.write_text(cpp_api.render(), encoding="utf-8")
     try:
@@ -30,7 +32,7 @@ def main() -> int:
         python_api.PAGE.write_text(python_api.render(), encoding="utf-8")
     except ImportError as error:
         print(f"Python API not regenerated ({error}): run this with the Python that has tessera installed")
-    print("regenerated docs/reference/{cli,json-outputs,cpp-api,python-api}.md")
+    print("regenerated docs/reference/{cli,npu-chips,json-outputs,cpp-api,python-api}.md")
     return 0
 
 
