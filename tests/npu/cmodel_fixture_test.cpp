@@ -152,7 +152,9 @@ std::vector<std::string> chip_names_for_tests() {
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryChip, ChipFixture, testing::ValuesIn(chip_names_for_tests()),
-                         [](const auto& info) { return info.param; });
+                         [](const testing::TestParamInfo<std::string>& chip) {
+                           return chip.param;
+                         });
 
 }  // namespace
 }  // namespace tessera::npu
