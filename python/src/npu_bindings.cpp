@@ -51,8 +51,10 @@ npu::LocalLayout as_local_layout(nb::handle layout) {
   return npu::parse_layout(fmt::format("strides={}", fmt::join(strides, ",")));
 }
 
-npu::NStrideRule n_stride_rule(bool gdma_row_stride) {
-  return gdma_row_stride ? npu::NStrideRule::kIgnoringStartNpu : npu::NStrideRule::kChannelsPerNpu;
+// The removed option is refused with the CLI's words; the rule is then the device's own.
+std::optional<npu::NStrideRule> n_stride_rule(bool gdma_row_stride) {
+  npu::refuse_gdma_row_stride(gdma_row_stride);
+  return std::nullopt;
 }
 
 // Places of many elements: int array [..., rank] -> int64 [..., 2] of (NPU, byte offset).
@@ -121,16 +123,16 @@ void bind_device(nb::module_& m) {
         std::vector<Device> all(npu::device_presets().begin(), npu::device_presets().end());
         return all;
       },
-      "The named devices (bm1684, bm1684x, bm1688).");
+      "The named devices: one per chip of the Sophgo family (bm1684, bm1684x, ...).");
 }
 
 void bind_tensor(nb::module_& m) {
   nb::class_<LocalTensor> tensor(
       m, "Tensor",
       "A 4-D tensor (N, C, H, W) in local memory: Tensor('bm1684', (4, 256, 56, 56), 'f32',\n"
-      "address=0, layout='aligned'). layout: 'aligned', 'compact', 'strides=NS,CS,HS,WS' or a\n"
-      "4-tuple of strides (stored elements); mode: 'none', '4N', '2N', '2IC'; gdma_row_stride:\n"
-      "the BM1684 GDMA N-stride rule ceil(C/X) instead of the spec's ceil((Q+C)/X).");
+      "address=0, layout='aligned'). layout: 'aligned', 'gdma' (as the chip's own default copy\n"
+      "lays it), 'compact', 'strides=NS,CS,HS,WS' or a 4-tuple of strides (stored elements);\n"
+      "mode: 'none', '4N', '2N', '2IC'. gdma_row_stride is refused: use layout='gdma'.");
   tensor
       .def(
           "__init__",
@@ -138,7 +140,7 @@ void bind_tensor(nb::module_& m) {
              std::string_view dtype, int64_t address, nb::handle layout, std::string_view mode,
              bool gdma_row_stride) {
             npu::LocalLayout local = as_local_layout(layout);
-            local.n_stride_rule = n_stride_rule(gdma_row_stride);
+            npu::refuse_gdma_row_stride(gdma_row_stride);
             new (self) LocalTensor(as_device(device), shape, npu::parse_npu_element_type(dtype),
                                    address, local, npu::parse_storage_mode(mode));
           },

@@ -84,10 +84,6 @@ std::string placement_arguments(const npu::LocalTensor& t) {
   if (t.storage_mode() != npu::StorageMode::kNone) {
     out += fmt::format(" --mode {}", npu::storage_mode_name(t.storage_mode()));
   }
-  if (t.layout().kind != npu::LayoutKind::kStrides &&
-      t.layout().n_stride_rule == npu::NStrideRule::kIgnoringStartNpu) {
-    out += " --gdma-row-stride";
-  }
   return out;
 }
 
@@ -96,7 +92,6 @@ std::string placement_arguments(const npu::MatrixLayout& m) {
   std::string out = fmt::format("--device {} --rows {} --cols {} --dtype {} --address {} --w {}",
                                 npu::format_device(t.device()), m.rows(), m.columns(),
                                 element_type_name(t.element_type()), t.address(), m.width());
-  if (t.layout().n_stride_rule == npu::NStrideRule::kIgnoringStartNpu) out += " --gdma-row-stride";
   return out;
 }
 
@@ -123,6 +118,7 @@ NpuExplanation explain_local_tensor(const npu::LocalTensor& tensor, std::size_t 
   for (auto kind : {npu::LayoutKind::kAligned, npu::LayoutKind::kCompact}) {
     npu::LocalLayout layout;
     layout.kind = kind;
+    layout.gdma = kind == npu::LayoutKind::kAligned && tensor.layout().gdma;
     layout.n_stride_rule = tensor.layout().kind == npu::LayoutKind::kStrides
                                ? npu::NStrideRule::kChannelsPerNpu
                                : tensor.layout().n_stride_rule;

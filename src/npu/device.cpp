@@ -7,6 +7,7 @@
 
 #include "tessera/checked_arithmetic.h"
 #include "tessera/error.h"
+#include "tessera/npu/chip.h"
 
 namespace tessera::npu {
 
@@ -48,20 +49,18 @@ Device make_device(int64_t npus, int64_t local_memory_bytes, int64_t alignment_b
   return Device{std::move(name), npus, local_memory_bytes, alignment_bytes, banks};
 }
 
-// Sources (facts only):
-// - bm1684: 64 NPUs x 512 KiB, every aligned C stride a multiple of 128 bytes — the NPU spec's
-//   "128-Byte Aligned Layout" (docs/design/npu-local-memory.md; checked on a BM1684 simulator);
-//   libsophon's bm_config.h defines ADDR_ALIGN_BYTES = EU_NUM * 4 (32 lanes x 4 bytes = 128). 8
-//   banks of 64 KiB.
-// - bm1684x: TPU-MLIR (BM1684X backend, debugger target_1684x) NPU_NUM = 64, 16 banks of 16 KiB =
-//   256 KiB per lane, EU_BYTES = 64.
-// - bm1688 (TPU-MLIR "BM1686"): NPU_NUM = 32, EU_BYTES = 16, LMEM_BYTES = 128 KiB, 16 banks.
 std::span<const Device> device_presets() {
-  static const std::vector<Device> presets = {
-      make_device(64, 512 * 1024, 128, 8, "bm1684"),
-      make_device(64, 256 * 1024, 64, 16, "bm1684x"),
-      make_device(32, 128 * 1024, 16, 16, "bm1688"),
-  };
+  static const std::vector<Device> presets = [] {
+    std::vector<Device> all;
+    for (const ChipRecord& chip : chip_table()) {
+      Device device = make_device(chip.npus, chip.local_memory_bytes, chip.alignment_bytes,
+                                  chip.banks, std::string(chip.name));
+      device.default_copy_rule = chip.default_copy_rule;
+      device.matrix_copy_rule = chip.matrix_copy_rule;
+      all.push_back(std::move(device));
+    }
+    return all;
+  }();
   return presets;
 }
 

@@ -29,15 +29,6 @@ std::array<WithinNpuAxis, 4> within_npu_axes(const LocalTensor& tensor) {
       {{stored[0], s[0]}, {tensor.channels_per_npu(), s[1]}, {stored[2], s[2]}, {stored[3], s[3]}}};
 }
 
-std::array<int64_t, 4> unflatten(int64_t linear, const TensorShape& shape) {
-  std::array<int64_t, 4> index{};
-  for (int axis = 3; axis >= 0; --axis) {
-    index[axis] = linear % shape[axis];
-    linear /= shape[axis];
-  }
-  return index;
-}
-
 std::string format_index(const std::array<int64_t, 4>& index) {
   return fmt::format("({},{},{},{})", index[0], index[1], index[2], index[3]);
 }
@@ -76,6 +67,15 @@ class InterleavedLocalFunction : public IndexFunction {
 };
 
 }  // namespace
+
+std::array<int64_t, 4> unflatten(int64_t linear, const TensorShape& shape) {
+  std::array<int64_t, 4> index{};
+  for (int axis = 3; axis >= 0; --axis) {
+    index[axis] = linear % shape[axis];
+    linear /= shape[axis];
+  }
+  return index;
+}
 
 PlacementFormula::PlacementFormula(const LocalTensor& tensor)
     : npus(tensor.device().npus),

@@ -24,6 +24,9 @@ struct PlacementFormula {
   std::pair<int64_t, int64_t> npu_and_byte(const std::array<int64_t, 4>& index) const;
 };
 
+// Row-major linear index -> (n, c, h, w).
+std::array<int64_t, 4> unflatten(int64_t linear, const TensorShape& shape);
+
 // True when the within-NPU strides nest (each larger than the span of all smaller ones over
 // their extents): then no two elements can overlap and the layout has a digit form.
 bool strides_nest(const LocalTensor& tensor);

@@ -47,6 +47,10 @@ LocalTensor::LocalTensor(Device device, TensorShape shape, ElementType type, int
       mode_(mode),
       start_(locate(device_, address)) {
   check_shape(shape_);
+  if (layout_.gdma) {
+    layout_.kind = LayoutKind::kAligned;
+    layout_.n_stride_rule = device_.default_copy_rule;
+  }
   element_bytes_ = checked_element_bytes(type_);
   check_storage_mode(mode_, type_);
   stored_shape_ = npu::stored_shape(mode_, shape_);

@@ -40,12 +40,12 @@ LocalTensor matrix_tensor(Device device, int64_t rows, int64_t columns, ElementT
 }  // namespace
 
 MatrixLayout::MatrixLayout(Device device, int64_t rows, int64_t columns, ElementType type,
-                           int64_t address, int64_t width, NStrideRule n_stride_rule)
+                           int64_t address, int64_t width, std::optional<NStrideRule> n_stride_rule)
     : rows_(rows),
       columns_(columns),
       width_(width),
-      tensor_(
-          matrix_tensor(std::move(device), rows, columns, type, address, width, n_stride_rule)) {}
+      tensor_(matrix_tensor(device, rows, columns, type, address, width,
+                            n_stride_rule.value_or(device.matrix_copy_rule))) {}
 
 std::array<int64_t, 4> MatrixLayout::tensor_index(int64_t row, int64_t column) const {
   if (row < 0 || row >= rows_ || column < 0 || column >= columns_) {
@@ -65,7 +65,8 @@ ElementPlace MatrixLayout::place(int64_t row, int64_t column) const {
 }
 
 int64_t best_matrix_width(const Device& device, int64_t rows, int64_t columns, ElementType type,
-                          int64_t address, NStrideRule n_stride_rule) {
+                          int64_t address, std::optional<NStrideRule> n_stride_rule) {
+  const NStrideRule rule = n_stride_rule.value_or(device.matrix_copy_rule);
   check_matrix(rows, columns);
   if (columns > kMaxSearchedColumns) {
     throw Error(ErrorKind::kUnsupported,
@@ -82,8 +83,7 @@ int64_t best_matrix_width(const Device& device, int64_t rows, int64_t columns, E
   // visiting those, O(sqrt(M)) of them, finds the same W as trying every W in [1, M].
   // Ascending W, so a later W replaces an equal earlier one: ties go to the larger W.
   for (int64_t width = 1;; width = ceil_divide(columns, ceil_divide(columns, width) - 1)) {
-    const LocalTensor tensor =
-        matrix_tensor(device, rows, columns, type, address, width, n_stride_rule);
+    const LocalTensor tensor = matrix_tensor(device, rows, columns, type, address, width, rule);
     const int64_t bytes = busiest_npu_span_bytes(tensor);
     const bool within_npus = tensor.shape()[1] <= device.npus;
     const bool better = best_width == 0 || bytes < best_bytes ||

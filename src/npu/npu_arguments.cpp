@@ -11,6 +11,7 @@
 #include "tessera/checked_arithmetic.h"
 #include "tessera/error.h"
 #include "tessera/integer_text.h"
+#include "tessera/npu/chip.h"
 
 namespace tessera::npu {
 namespace {
@@ -63,10 +64,9 @@ Device parse_device(std::string_view text) {
     if (preset.name == name) return preset;
   }
   if (name.find('=') == std::string::npos) {
-    throw Error(ErrorKind::kInvalid,
-                fmt::format("unknown device '{}': use bm1684, bm1684x, bm1688 or "
-                            "npus=X,lmem=BYTES,align=BYTES[,banks=B]",
-                            text));
+    throw Error(ErrorKind::kInvalid, fmt::format("unknown device '{}': use one of {} or "
+                                                 "npus=X,lmem=BYTES,align=BYTES[,banks=B]",
+                                                 text, chip_names()));
   }
   std::map<std::string, int64_t> values;
   for (std::string_view item : split(name, ',')) {
@@ -110,6 +110,10 @@ LocalLayout parse_layout(std::string_view text) {
   const std::string name = lower(trim(text));
   LocalLayout layout;
   if (name == "aligned") return layout;
+  if (name == "gdma") {
+    layout.gdma = true;
+    return layout;
+  }
   if (name == "compact") {
     layout.kind = LayoutKind::kCompact;
     return layout;
@@ -128,7 +132,7 @@ LocalLayout parse_layout(std::string_view text) {
   }
   throw Error(
       ErrorKind::kInvalid,
-      fmt::format("unknown layout '{}': use aligned, compact or strides=NS,CS,HS,WS", text));
+      fmt::format("unknown layout '{}': use aligned, gdma, compact or strides=NS,CS,HS,WS", text));
 }
 
 StorageMode parse_storage_mode(std::string_view text) {
@@ -152,9 +156,13 @@ ElementType parse_npu_element_type(std::string_view text) {
   return *type;
 }
 
+void refuse_gdma_row_stride(bool given) {
+  if (given) throw Error(ErrorKind::kInvalid, std::string(kGdmaRowStrideGone));
+}
+
 LocalTensor make_local_tensor(const TensorArguments& arguments) {
-  LocalLayout layout = parse_layout(arguments.layout);
-  if (arguments.gdma_row_stride) layout.n_stride_rule = NStrideRule::kIgnoringStartNpu;
+  refuse_gdma_row_stride(arguments.gdma_row_stride);
+  const LocalLayout layout = parse_layout(arguments.layout);
   return LocalTensor(parse_device(arguments.device), parse_tensor_shape(arguments.shape),
                      parse_npu_element_type(arguments.dtype), parse_address(arguments.address),
                      layout, parse_storage_mode(arguments.mode));
@@ -169,8 +177,8 @@ MatrixLayout make_matrix_layout(const MatrixArguments& arguments) {
   const int64_t columns = parse_address(arguments.columns, "columns");
   const ElementType type = parse_npu_element_type(arguments.dtype);
   const int64_t address = parse_address(arguments.address);
-  const NStrideRule rule =
-      arguments.gdma_row_stride ? NStrideRule::kIgnoringStartNpu : NStrideRule::kChannelsPerNpu;
+  refuse_gdma_row_stride(arguments.gdma_row_stride);
+  const NStrideRule rule = device.matrix_copy_rule;
   const int64_t width = arguments.best_width
                             ? best_matrix_width(device, rows, columns, type, address, rule)
                             : parse_address(*arguments.width, "W");
@@ -184,6 +192,7 @@ std::string format_device(const Device& device) {
 }
 
 std::string format_layout(const LocalLayout& layout) {
+  if (layout.gdma) return "gdma";
   if (layout.kind == LayoutKind::kAligned) return "aligned";
   if (layout.kind == LayoutKind::kCompact) return "compact";
   return fmt::format("strides={}", fmt::join(layout.strides, ","));

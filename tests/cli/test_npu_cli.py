@@ -70,10 +70,19 @@ def test_info_reports_a_tensor_that_does_not_fit(tessera):
     assert "by 80 bytes" in text
 
 
-def test_info_gdma_row_stride(tessera):
+def test_info_gdma_layout_is_the_chips_default_copy(tessera):
     args = ["npu", "info", "--device", SPEC, "--shape", "2,3,4,5", "--dtype", "f32", "--address", "2048", "--json"]
     assert tessera.json(*args)["strides"] == [64, 32, 5, 1]
-    assert tessera.json(*args, "--gdma-row-stride")["strides"] == [32, 32, 5, 1]
+    assert tessera.json(*args, "--layout", "gdma")["strides"] == [64, 32, 5, 1]  # custom: the spec
+    # BM1684X's default copy counts ceil(C/X) channel rows from NPU 0, BM1684's ceil((Q+C)/X)
+    # (tests/fixtures/npu_oracle/).
+    at_npu_2 = ["--shape", "2,63,4,5", "--dtype", "f32", "--json", "--layout", "gdma"]
+    bm1684x = tessera.json("npu", "info", "--device", "bm1684x", "--address", str(2 * 262144), *at_npu_2)
+    assert bm1684x["strides"] == [32, 32, 5, 1] and bm1684x["layout"] == "gdma"
+    bm1684 = tessera.json("npu", "info", "--device", "bm1684", "--address", str(2 * 524288), *at_npu_2)
+    assert bm1684["strides"] == [64, 32, 5, 1]
+    error = tessera.fails(*args, "--gdma-row-stride")
+    assert "--layout gdma" in error
 
 
 @pytest.mark.parametrize("width,channels,row_bytes,last", [
@@ -99,7 +108,14 @@ def test_matrix_best_w_and_places(tessera):
     gdma = ["npu", "matrix", "--device", SPEC, "--rows", "2", "--cols", "40", "--dtype", "f32", "--address", "3072",
             "--w", "20"]
     assert tessera.lines(*gdma, "1,20") == ["0 384"]
-    assert tessera.lines(*gdma, "--gdma-row-stride", "1,20") == ["0 256"]
+    assert "--layout gdma" in tessera.fails(*gdma, "--gdma-row-stride", "1,20")
+    # BM1684's matrix copy counts ceil(C/X) rows, its successors' ceil((Q+C)/X).
+    bm1684 = ["npu", "matrix", "--device", "bm1684", "--rows", "2", "--cols", "40", "--dtype", "f32",
+              "--address", str(63 * 524288), "--w", "20"]
+    assert tessera.lines(*bm1684, "1,20") == ["0 256"]
+    bm1684x = ["npu", "matrix", "--device", "bm1684x", "--rows", "2", "--cols", "40", "--dtype", "f32",
+               "--address", str(63 * 262144), "--w", "20"]
+    assert tessera.lines(*bm1684x, "1,20") == ["0 384"]
 
 
 TENSOR = ["--shape", "2,3,4,5", "--dtype", "f32", "--address", "0", "--layout", "aligned"]

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "npu/spec_device.h"
+#include "tessera/npu/chip.h"
 
 namespace tessera::npu {
 namespace {
@@ -36,14 +37,28 @@ TEST(AddressOfTensorInLocalMemory, BankOfAnOffset) {
   EXPECT_EQ(locate(device, 1024).bank, 0);
 }
 
-TEST(DevicePresets, MatchTheChips) {
+TEST(DevicePresets, OnePerChipOfTheTable) {
   const auto presets = device_presets();
-  ASSERT_EQ(presets.size(), 3u);
-  EXPECT_EQ(presets[0], make_device(64, 512 * 1024, 128, 8, "bm1684"));
-  EXPECT_EQ(presets[1], make_device(64, 256 * 1024, 64, 16, "bm1684x"));
-  EXPECT_EQ(presets[2], make_device(32, 128 * 1024, 16, 16, "bm1688"));
+  const auto chips = chip_table();
+  ASSERT_EQ(presets.size(), chips.size());
+  ASSERT_EQ(presets.size(), 9u);
+  for (std::size_t i = 0; i < chips.size(); ++i) {
+    EXPECT_EQ(presets[i].name, chips[i].name);
+    EXPECT_EQ(presets[i].npus, chips[i].npus);
+    EXPECT_EQ(presets[i].default_copy_rule, chips[i].default_copy_rule);
+    EXPECT_EQ(presets[i].matrix_copy_rule, chips[i].matrix_copy_rule);
+    EXPECT_EQ(find_chip(chips[i].name), &chips[i]);
+  }
+  EXPECT_EQ(presets[0].name, "bm1684");
   EXPECT_EQ(presets[0].total_bytes(), 32 * 1024 * 1024);
   EXPECT_EQ(presets[1].bank_bytes(), 16 * 1024);
+  // BM1684's copies are the reverse of its successors' (docs/reference/npu-chips.md).
+  EXPECT_EQ(presets[0].default_copy_rule, NStrideRule::kChannelsPerNpu);
+  EXPECT_EQ(presets[0].matrix_copy_rule, NStrideRule::kIgnoringStartNpu);
+  EXPECT_EQ(presets[1].default_copy_rule, NStrideRule::kIgnoringStartNpu);
+  EXPECT_EQ(presets[1].matrix_copy_rule, NStrideRule::kChannelsPerNpu);
+  EXPECT_EQ(find_chip("bm9999"), nullptr);
+  EXPECT_NE(chip_table_markdown().find("| sgtpuv8 | 8 | 64 KiB | 16 |"), std::string::npos);
 }
 
 TEST(DevicePresets, InvalidDevicesAreRefused) {

@@ -13,7 +13,8 @@ using testing::expect_error;
 TEST(ParseDevice, PresetsAndCustomDevices) {
   EXPECT_EQ(parse_device("bm1684"), device_presets()[0]);
   EXPECT_EQ(parse_device("BM1684X"), device_presets()[1]);
-  EXPECT_EQ(parse_device(" bm1688 "), device_presets()[2]);
+  EXPECT_EQ(parse_device(" bm1688 "), device_presets()[3]);
+  EXPECT_EQ(parse_device("SGTPUV8").npus, 8);
   EXPECT_EQ(parse_device("npus=4,lmem=1024,align=128"), make_device(4, 1024, 128));
   EXPECT_EQ(parse_device("align=0x80, lmem=1KiB ,npus=4,banks=8"), make_device(4, 1024, 128, 8));
   EXPECT_EQ(parse_device("npus=64,lmem=512K,align=128").local_memory_bytes, 512 * 1024);
@@ -100,9 +101,20 @@ TEST(MakeLocalTensor, TheSpecsAlignedExample) {
   const LocalTensor tensor =
       make_local_tensor({"npus=4,lmem=1024,align=128", "2,3,4,5", "f32", "0x800", "aligned"});
   EXPECT_EQ(tensor.strides(), (Strides{64, 32, 5, 1}));
-  TensorArguments gdma{
+  // The removed option is refused, pointing at the layout that replaces it.
+  TensorArguments old{
       "npus=4,lmem=1024,align=128", "2,3,4,5", "f32", "2048", "aligned", "none", true};
-  EXPECT_EQ(make_local_tensor(gdma).strides(), (Strides{32, 32, 5, 1}));
+  expect_error(ErrorKind::kInvalid, "--layout gdma", [&] { make_local_tensor(old); });
+  // "gdma" is the device's own default copy: BM1684X counts ceil(C/X) rows from NPU 0, a custom
+  // device the spec's ceil((Q+C)/X) (tests/fixtures/npu_oracle/).
+  EXPECT_EQ(make_local_tensor({"bm1684x", "2,63,4,5", "f32", "524288", "gdma"}).strides(),
+            (Strides{32, 32, 5, 1}));
+  EXPECT_EQ(make_local_tensor({"bm1684x", "2,63,4,5", "f32", "524288", "aligned"}).strides(),
+            (Strides{64, 32, 5, 1}));
+  EXPECT_EQ(
+      make_local_tensor({"npus=4,lmem=1024,align=128", "2,3,4,5", "f32", "2048", "gdma"}).strides(),
+      (Strides{64, 32, 5, 1}));
+  EXPECT_EQ(format_layout(parse_layout("GDMA")), "gdma");
   expect_error(ErrorKind::kInvalid, "4N needs an 8-bit type", [] {
     make_local_tensor({"bm1684", "4,1,1,1", "f32", "0", "aligned", "4N"});
   });

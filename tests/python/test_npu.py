@@ -20,7 +20,8 @@ def test_address_of_tensor_in_local_memory_four_addresses():
 def test_presets():
     bm1684 = npu.Device("bm1684")
     assert (bm1684.npus, bm1684.local_memory_bytes, bm1684.alignment_bytes) == (64, 512 * 1024, 128)
-    assert [d.name for d in npu.presets()] == ["bm1684", "bm1684x", "bm1688"]
+    assert [d.name for d in npu.presets()] == ["bm1684", "bm1684x", "bm1684x2", "bm1688", "bm1690", "bm1690e",
+                                              "sg2380", "cv184x", "sgtpuv8"]
     assert npu.Device("BM1684") == bm1684 and npu.Device.custom(4, 1024, 128) == npu.Device(SPEC_DEVICE)
 
 

@@ -16,6 +16,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "tessera/error.h"
 #include "tessera/explain/compiler_reply.h"
@@ -28,10 +29,14 @@ namespace {
 
 constexpr const char* kInstall = "pip install \"jax[tpu]==0.10.2\"";
 
+}  // namespace
+
 std::string python_command() {
   const char* given = std::getenv("TESSERA_PYTHON");
   return given != nullptr && *given != '\0' ? given : "python3";
 }
+
+namespace {
 
 // How long the child may take: importing jax and compiling one array deviceless takes seconds;
 // TESSERA_COMPILER_SECONDS changes it (tests/cli/test_hostile_round3_cli.py sets 2).
@@ -77,7 +82,8 @@ class ChildGroup {
 
 // Reads the child's stdout until it closes, the child exits, the output passes the bound or the
 // time is up; the last two are errors.
-std::string read_bounded(int descriptor, ChildGroup& child, int limit_ms) {
+std::string read_bounded(int descriptor, ChildGroup& child, int limit_ms, std::size_t max_bytes,
+                         std::string_view name) {
   ::fcntl(descriptor, F_SETFL, ::fcntl(descriptor, F_GETFL) | O_NONBLOCK);
   std::string out;
   std::array<char, 4096> buffer{};
@@ -89,9 +95,9 @@ std::string read_bounded(int descriptor, ChildGroup& child, int limit_ms) {
                             .count();
     if (waited >= limit_ms) {
       throw Error(ErrorKind::kIo,
-                  fmt::format("--check-with-compiler: the compiler's process gave no answer in {} "
-                              "s and was ended (TESSERA_COMPILER_SECONDS allows longer)",
-                              limit_ms / 1000));
+                  fmt::format("{}: its Python process gave no answer in {} s and was ended "
+                              "(TESSERA_COMPILER_SECONDS allows longer)",
+                              name, limit_ms / 1000));
     }
     const bool gone = child.exited();  // before reading: all it wrote is in the pipe by now
     pollfd ready{descriptor, POLLIN, 0};
@@ -102,11 +108,10 @@ std::string read_bounded(int descriptor, ChildGroup& child, int limit_ms) {
       const ssize_t got = ::read(descriptor, buffer.data(), buffer.size());
       if (got > 0) {
         out.append(buffer.data(), static_cast<std::size_t>(got));
-        if (out.size() > explain::kMaxCompilerReplyBytes) {
+        if (out.size() > max_bytes) {
           throw Error(ErrorKind::kIo,
-                      fmt::format("--check-with-compiler: the compiler's process printed more "
-                                  "than {} bytes and was ended",
-                                  explain::kMaxCompilerReplyBytes));
+                      fmt::format("{}: its Python process printed more than {} bytes and was ended",
+                                  name, max_bytes));
         }
         continue;
       }
@@ -119,10 +124,13 @@ std::string read_bounded(int descriptor, ChildGroup& child, int limit_ms) {
   return out;
 }
 
-// Runs `python -c SCRIPT` in a process group of its own, writes `request` to its stdin, closes it
-// and returns its stdout, bounded in time and size. The child's stderr (libtpu's start-up log)
-// goes to /dev/null.
-std::string run_script(const std::string& python, const std::string& request) {
+}  // namespace
+
+// In a process group of its own, bounded in time and size: a child that hangs, floods or leaves
+// a grandchild holding its stdout is ended whole (tests/cli/test_hostile_round3_cli.py).
+std::string run_python_script(const std::string& python, const char* script,
+                              const std::vector<std::string>& arguments, const std::string& request,
+                              std::string_view option, std::size_t max_bytes) {
   const int limit_ms = time_limit_ms();
   int to_child[2];
   int from_child[2];
@@ -146,9 +154,11 @@ std::string run_script(const std::string& python, const std::string& request) {
   posix_spawnattr_init(&attributes);
   posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
   posix_spawnattr_setpgroup(&attributes, 0);  // a group of its own, ended whole
-  std::string script = kOracleScript;
-  std::array<char*, 4> argv = {const_cast<char*>(python.c_str()), const_cast<char*>("-c"),
-                               script.data(), nullptr};
+  std::string text = script;
+  std::vector<char*> argv = {const_cast<char*>(python.c_str()), const_cast<char*>("-c"),
+                             text.data()};
+  for (const std::string& argument : arguments) argv.push_back(const_cast<char*>(argument.c_str()));
+  argv.push_back(nullptr);
   pid_t pid = 0;
   const int spawned =
       posix_spawnp(&pid, python.c_str(), &actions, &attributes, argv.data(), environ);
@@ -160,9 +170,8 @@ std::string run_script(const std::string& python, const std::string& request) {
     close(to_child[1]);
     close(from_child[0]);
     throw Error(ErrorKind::kUnsupported,
-                fmt::format("--check-with-compiler needs Python with jax[tpu] ({}): cannot run "
-                            "'{}': {} (set TESSERA_PYTHON to another interpreter)",
-                            kInstall, printable_utf8(python), std::strerror(spawned)));
+                fmt::format("{} cannot run '{}': {} (set TESSERA_PYTHON to another interpreter)",
+                            option, printable_utf8(python), std::strerror(spawned)));
   }
   ChildGroup child(pid);
   // The request is far smaller than a pipe's buffer, so writing it cannot wait on the child; a
@@ -184,7 +193,8 @@ std::string run_script(const std::string& python, const std::string& request) {
   close(to_child[1]);
   sigaction(SIGPIPE, &previous, nullptr);
   try {
-    std::string out = read_bounded(from_child[0], child, limit_ms);
+    std::string out =
+        read_bounded(from_child[0], child, limit_ms, max_bytes, option.substr(0, option.find(' ')));
     close(from_child[0]);
     return out;
   } catch (...) {
@@ -193,7 +203,22 @@ std::string run_script(const std::string& python, const std::string& request) {
   }
 }
 
-}  // namespace
+ScriptReply parse_script_reply(const std::string& out) {
+  std::istringstream lines(out);
+  std::string hello_line;
+  std::string answer_line;
+  std::getline(lines, hello_line);
+  std::getline(lines, answer_line);
+  return {nlohmann::json::parse(hello_line, nullptr, false),
+          nlohmann::json::parse(answer_line, nullptr, false)};
+}
+
+std::string ScriptReply::why_unavailable(std::string_view otherwise) const {
+  if (hello.is_object() && hello.contains("unavailable") && hello["unavailable"].is_string()) {
+    return hello["unavailable"].get<std::string>();
+  }
+  return std::string(otherwise);
+}
 
 CompilerAnswer ask_compiler(std::string_view element_type, const std::vector<int64_t>& dims,
                             std::string_view target) {
@@ -202,8 +227,9 @@ CompilerAnswer ask_compiler(std::string_view element_type, const std::vector<int
       {"arrays", nlohmann::json::array({nlohmann::json::array({element_type, dims})})},
       {"target", target},
       {"sizes", true}};
-  const explain::CompilerReply reply =
-      explain::read_compiler_reply(run_script(python, request.dump() + "\n"));
+  const explain::CompilerReply reply = explain::read_compiler_reply(
+      run_python_script(python, kOracleScript, {}, request.dump() + "\n",
+                        "--check-with-compiler (needs jax[tpu]: " + std::string(kInstall) + ")"));
   if (reply.unavailable) {
     throw Error(ErrorKind::kUnsupported,
                 fmt::format("--check-with-compiler needs jax[tpu] in '{}' ({}; or set "

@@ -5,13 +5,39 @@
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "tessera/explain/compiler_reply.h"
+
 namespace tessera::cli {
 
 extern const char* const kOracleScript;
+
+// TESSERA_PYTHON, else "python3".
+std::string python_command();
+
+// Runs `python -c SCRIPT ARGUMENTS...`, writes `request` to its stdin, closes it and returns its
+// stdout; its stderr goes to /dev/null. Throws Error(kUnsupported) naming `option` when the
+// interpreter does not start, Error(kIo) when the child prints more than `max_bytes` or answers
+// nothing within TESSERA_COMPILER_SECONDS (300 s): its whole process group is then ended.
+std::string run_python_script(const std::string& python, const char* script,
+                              const std::vector<std::string>& arguments, const std::string& request,
+                              std::string_view option,
+                              std::size_t max_bytes = explain::kMaxCompilerReplyBytes);
+
+// The two lines an oracle script prints: its hello ({"ready": ...} or {"unavailable": why}) and
+// its answer, each discarded (is_discarded()) when it is not JSON.
+struct ScriptReply {
+  nlohmann::json hello;
+  nlohmann::json answer;
+  bool ready() const { return hello.is_object() && hello.contains("ready"); }
+  // The hello's "unavailable" reason, else `otherwise`.
+  std::string why_unavailable(std::string_view otherwise) const;
+};
+ScriptReply parse_script_reply(const std::string& out);
 
 struct CompilerAnswer {
   std::string layout;      // "f32[1024,3]{0,1:T(4,128)}"

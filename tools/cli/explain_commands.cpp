@@ -15,6 +15,7 @@
 #include "tessera/explain/layout_explanation.h"
 #include "tessera/explain/npu_explanation.h"
 #include "tessera/integer_text.h"
+#include "tessera/npu/chip.h"
 #include "tessera/npu/local_plan.h"
 #include "tessera/npu/npu_arguments.h"
 #include "tessera/npu/plan_check.h"
@@ -181,10 +182,7 @@ struct NpuPlacementArguments {
 // `one_tensor_required`: --dtype and --address are required (draw); explain also takes a plan.
 void add_npu_placement_options(CLI::App* command, NpuPlacementArguments& a,
                                bool one_tensor_required = true) {
-  command
-      ->add_option("--device", a.tensor.device,
-                   "bm1684, bm1684x, bm1688 or npus=X,lmem=BYTES,align=BYTES[,banks=B]")
-      ->required();
+  command->add_option("--device", a.tensor.device, npu::device_help())->required();
   auto* shape = command->add_option("--shape", a.tensor.shape, "N,C,H,W (tensor form)");
   auto* dtype =
       command->add_option("--dtype", a.tensor.dtype, "Element type: f32, f16, bf16, s8, u8, ...");
@@ -192,10 +190,12 @@ void add_npu_placement_options(CLI::App* command, NpuPlacementArguments& a,
       command->add_option("--address", a.tensor.address, "Start address (decimal or 0x hex)");
   dtype->required(one_tensor_required);
   address->required(one_tensor_required);
-  command->add_option("--layout", a.tensor.layout, "aligned, compact or strides=NS,CS,HS,WS");
+  command->add_option(
+      "--layout", a.tensor.layout,
+      "aligned, gdma (as the chip's own default copy), compact or strides=NS,CS,HS,WS");
   command->add_option("--mode", a.tensor.mode, "Storage mode: none, 4N, 2N or 2IC");
   command->add_flag("--gdma-row-stride", a.tensor.gdma_row_stride,
-                    "N stride from ceil(C/X) channel rows (BM1684 GDMA) instead of ceil((Q+C)/X)");
+                    "Removed: use --layout gdma (the chip's own default copy)");
   a.rows_option = command->add_option("--rows", a.matrix.rows, "Matrix form: N rows");
   auto* cols = command->add_option("--cols", a.matrix.columns, "Matrix form: M columns");
   a.width_option = command->add_option("--w", a.width, "Matrix form: W columns per channel");

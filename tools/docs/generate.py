@@ -29,6 +29,8 @@ def main() -> int:
     (REPO / "docs" / "reference" / "cli.md").write_text(cli, encoding="utf-8")
     listed = subprocess.run([args.tessera, "tune", "--list"], check=True, capture_output=True, text=True).stdout
     variant_tokens.PAGE.write_text(variant_tokens.page_with(listed), encoding="utf-8")
+    chips = subprocess.run([args.tessera, "npu", "chips"], check=True, capture_output=True, text=True).stdout
+    (REPO / "docs" / "reference" / "npu-chips.md").write_text(chips, encoding="utf-8")
     json_outputs.PAGE.write_text(json_outputs.render(), encoding="utf-8")
     cpp_api.PAGE.write_text(cpp_api.render(), encoding="utf-8")
     for path, text in tpu_targets.pages(args.tessera).items():
@@ -38,8 +40,9 @@ def main() -> int:
         python_api.PAGE.write_text(python_api.render(), encoding="utf-8")
     except ImportError as error:
         print(f"Python API not regenerated ({error}): run this with the Python that has tessera installed")
-    print("regenerated docs/reference/{cli,json-outputs,cpp-api,python-api}.md, docs/howto/tuning.md's "
-          "tokens and the TPU generation table's places (docs/reference/tpu-targets.md, python/tessera/oracle.py)")
+    print("regenerated docs/reference/{cli,npu-chips,json-outputs,cpp-api,python-api}.md, "
+          "docs/howto/tuning.md's tokens and the TPU generation table's places "
+          "(docs/reference/tpu-targets.md, python/tessera/oracle.py)")
     return 0
 
 

@@ -9,6 +9,8 @@
 #include <span>
 #include <string>
 
+#include "tessera/npu/local_layout.h"
+
 namespace tessera::npu {
 
 struct Device {
@@ -17,6 +19,10 @@ struct Device {
   int64_t local_memory_bytes = 0;  // S, per NPU
   int64_t alignment_bytes = 0;     // EU alignment of the aligned layout's C stride and address
   int64_t banks = 1;               // local memory banks per NPU (bank of offset R: R / (S/banks))
+  // Channel rows of the chip's own GDMA copies (chip.h): the default copy (layout "gdma") and
+  // the matrix copy. A custom device follows the specification in both.
+  NStrideRule default_copy_rule = NStrideRule::kChannelsPerNpu;
+  NStrideRule matrix_copy_rule = NStrideRule::kChannelsPerNpu;
 
   int64_t total_bytes() const { return npus * local_memory_bytes; }  // X*S, checked at creation
   int64_t bank_bytes() const { return local_memory_bytes / banks; }
@@ -32,7 +38,7 @@ inline constexpr int64_t kMaxNpus = 65536;
 Device make_device(int64_t npus, int64_t local_memory_bytes, int64_t alignment_bytes,
                    int64_t banks = 1, std::string name = "custom");
 
-// The chips of the Sophgo BM1684 family: bm1684, bm1684x, bm1688 (see device.cpp for sources).
+// One device per chip of chip_table() (chip.h), in its order: bm1684, bm1684x, ...
 std::span<const Device> device_presets();
 
 // Where address A lives: NPU Q = A / S, offset R = A mod S, bank R / (S / banks).

@@ -25,17 +25,21 @@ enum class LayoutKind {
 };
 
 // How the aligned and compact layouts derive the N stride. The spec multiplies the C stride by
-// the channels per NPU ceil((Q + C) / X); the BM1684 GDMA matrix copy uses ceil(C / X), ignoring
-// the start NPU (docs/design/npu-local-memory.md, "The GDMA row stride"). They agree when Q = 0.
+// the channels per NPU ceil((Q + C) / X); some of the chips' GDMA copies use ceil(C / X),
+// ignoring the start NPU (chip.h says which; docs/design/npu-local-memory.md). They agree when
+// Q = 0.
 enum class NStrideRule {
   kChannelsPerNpu,    // N stride = C stride * ceil((Q + C) / X)   (the spec)
-  kIgnoringStartNpu,  // N stride = C stride * ceil(C / X)         (BM1684 GDMA)
+  kIgnoringStartNpu,  // N stride = C stride * ceil(C / X)
 };
 
 struct LocalLayout {
   LayoutKind kind = LayoutKind::kAligned;
   Strides strides{};  // only for kStrides
   NStrideRule n_stride_rule = NStrideRule::kChannelsPerNpu;
+  // Layout "gdma": aligned, with the N stride of the device's own default copy
+  // (Device::default_copy_rule, set on the tensor by LocalTensor).
+  bool gdma = false;
   bool operator==(const LocalLayout&) const = default;
 };
 

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 
 #include "tessera/element_type.h"
 #include "tessera/npu/device.h"
@@ -20,10 +21,10 @@ class MatrixLayout {
  public:
   // Throws Error(kInvalid) for rows < 1, columns < 1, width < 1 or width > columns, and every
   // error LocalTensor's constructor gives for the aligned tensor (address alignment, ...).
-  // `n_stride_rule` kIgnoringStartNpu follows the BM1684 GDMA matrix copy (row stride
-  // ceil(C/X) * align(W)) instead of the spec's ceil((Q+C)/X) * align(W).
+  // The row stride is the device's own matrix copy's (Device::matrix_copy_rule: BM1684 counts
+  // ceil(C/X) channel rows, its successors ceil((Q+C)/X)) unless `n_stride_rule` says otherwise.
   MatrixLayout(Device device, int64_t rows, int64_t columns, ElementType type, int64_t address,
-               int64_t width, NStrideRule n_stride_rule = NStrideRule::kChannelsPerNpu);
+               int64_t width, std::optional<NStrideRule> n_stride_rule = std::nullopt);
 
   int64_t rows() const { return rows_; }
   int64_t columns() const { return columns_; }
@@ -55,7 +56,6 @@ class MatrixLayout {
 // M above 2^32. Example (X=4, 128-byte alignment, f32 2x40 at NPU 0): W=10 (C=4) with 168 bytes,
 // against 208 for W=20 and 416 for W=40 and W=8.
 int64_t best_matrix_width(const Device& device, int64_t rows, int64_t columns, ElementType type,
-                          int64_t address,
-                          NStrideRule n_stride_rule = NStrideRule::kChannelsPerNpu);
+                          int64_t address, std::optional<NStrideRule> n_stride_rule = std::nullopt);
 
 }  // namespace tessera::npu

@@ -18,7 +18,7 @@
 
 namespace tessera::npu {
 
-// A preset name ("bm1684", "BM1684X", "bm1688") or a custom device
+// A preset name (chip_table() in chip.h: "bm1684", "BM1684X", "sg2380", ...) or a custom device
 // "npus=4,lmem=1024,align=128[,banks=8]" (keys in any order; values decimal or 0x hex, lmem may
 // end in K/KiB or M/MiB). Errors: unknown device or key, missing or repeated key, non-integer,
 // zero or negative values, banks not dividing lmem.
@@ -31,7 +31,8 @@ int64_t parse_address(std::string_view text, std::string_view what = "address");
 // "N,C,H,W": exactly four integers (positivity is LocalTensor's check, with the axis named).
 TensorShape parse_tensor_shape(std::string_view text);
 
-// "aligned", "compact" or "strides=NS,CS,HS,WS" (stored elements).
+// "aligned", "gdma" (aligned, N stride as the device's own default copy makes it), "compact" or
+// "strides=NS,CS,HS,WS" (stored elements).
 LocalLayout parse_layout(std::string_view text);
 
 // The inverses, so a device or layout can be written back as an argument that parses to it:
@@ -54,8 +55,17 @@ struct TensorArguments {
   std::string address;
   std::string layout = "aligned";
   std::string mode = "none";
-  bool gdma_row_stride = false;  // NStrideRule::kIgnoringStartNpu for aligned/compact
+  bool gdma_row_stride = false;  // the removed option: refused (refuse_gdma_row_stride)
 };
+
+// The old GDMA row-stride option claimed one chip's rule for every chip; the chips disagree, so
+// it is refused with this message pointing at the layout "gdma" and the chip's matrix copy.
+inline constexpr std::string_view kGdmaRowStrideGone =
+    "the GDMA row stride option is gone (each chip's copies have their own rule): give the "
+    "layout 'gdma' for a tensor laid out as the chip's own default copy lays it (--layout gdma); "
+    "a matrix always follows the chip's own matrix copy";
+// Throws Error(kInvalid) with kGdmaRowStrideGone when `given`.
+void refuse_gdma_row_stride(bool given);
 // Example: {"npus=4,lmem=1024,align=128", "2,3,4,5", "f32", "2048", "aligned"} is the spec's
 // aligned example starting at NPU 2.
 LocalTensor make_local_tensor(const TensorArguments& arguments);
@@ -69,8 +79,9 @@ struct MatrixArguments {
   std::string address;
   std::optional<std::string> width;
   bool best_width = false;
-  bool gdma_row_stride = false;  // NStrideRule::kIgnoringStartNpu
+  bool gdma_row_stride = false;  // the removed option: refused (refuse_gdma_row_stride)
 };
+// The matrix follows the device's own matrix copy (Device::matrix_copy_rule).
 MatrixLayout make_matrix_layout(const MatrixArguments& arguments);
 
 }  // namespace tessera::npu
