@@ -1,4 +1,4 @@
-"""`tessera tune` and the planner's flags of `tessera convert` (issue 41): wisdom written where
+"""`tessera tune` and the planner's flags of `tessera convert`: wisdom written where
 XDG_CACHE_HOME says, read back by `convert --plan`, forced variants, and wisdom files that are not
 this host's ignored with a warning."""
 import json
