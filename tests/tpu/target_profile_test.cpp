@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "tessera/error.h"
+#include "tessera/tpu/profile_2020.h"
 #include "tessera/xla/notation.h"
 #include "tessera/xla/tiled_layout.h"
 
