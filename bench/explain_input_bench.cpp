@@ -1,4 +1,4 @@
-// `tessera explain FILE` at its documented limits (issue 39): arrays per second for rank-5 shapes
+// `tessera explain FILE` at its documented limits: arrays per second for rank-5 shapes
 // explained with today's advice (device_rewrites.h), as text and as JSON, and bytes per second
 // for a training log. The limits are 100,000 arrays (kMaxInputArrays) and 1 GiB of text; the
 // 10,000-array and 10 MB inputs here scale linearly (docs/notes/2026-11-27-explain-at-scale.md).

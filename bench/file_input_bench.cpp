@@ -1,4 +1,4 @@
-// Reading a file for `tessera convert` (issue 12: "mmap ... or chunked pread/pwrite with a bounded
+// Reading a file for `tessera convert` ("mmap ... or chunked pread/pwrite with a bounded
 // buffer, measure both"): the same conversion, a raw f32[N,N] file to T(8,128) in groups of
 // ~32 MiB of destination pieces, with the input either mapped (io::InputFile: MADV_SEQUENTIAL,
 // pages released after each group, what the CLI does) or read with pread into a bounded window

@@ -1,5 +1,5 @@
 // Relayout speed against the physical limit (BM_Copy), oneDNN's reorder and the per-element
-// formula (issue 4). Every benchmark of a case counts the same bytes, the case's logical bytes
+// formula. Every benchmark of a case counts the same bytes, the case's logical bytes
 // read + written, so ratios of bytes_per_second are ratios of time. docs/performance.md ("Method"):
 // buffers are huge-page backed and pre-faulted outside the timed loop; compare only within one run.
 //

@@ -1,4 +1,4 @@
-// Fuzzes the HLO instruction reader and what stands on it (issue 43): the copies of a module and
+// Fuzzes the HLO instruction reader and what stands on it: the copies of a module and
 // the layout-mismatch errors of a text. Any text must be read without a crash or an escaping
 // exception: malformed lines become warnings, unreadable layouts an error field.
 #include <cstddef>

@@ -16,7 +16,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   const auto reading = tessera::inputs::read_input(text);
   if (reading.arrays.size() > 64) return 0;
-  // Whatever bytes came in, what is printed is printable UTF-8 (issue 40).
+  // Whatever bytes came in, what is printed is printable UTF-8.
   const auto explanation = tessera::inputs::explain_input(reading, {});
   const std::string printed = tessera::inputs::input_explanation_text(explanation, 0);
   if (tessera::printable_lines(printed) != printed) __builtin_trap();

@@ -1,4 +1,4 @@
-// Fuzzes `tessera diff` (issue 43): two layouts on two lines, written as the CLI takes them (XLA
+// Fuzzes `tessera diff`: two layouts on two lines, written as the CLI takes them (XLA
 // shapes, "npu:..." tensors, JAX Layout reprs). When both parse and hold one small array, the
 // closed-form count of moved elements must equal a comparison of every element's position, and
 // the whole diff must build without a crash.

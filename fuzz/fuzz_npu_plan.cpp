@@ -36,7 +36,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
   try {
     const tessera::npu::PlanCheck check = tessera::npu::check_local_plan(plan, {.max_listed = 3});
     tessera::npu::plan_check_json(check).dump();  // throws on text that is not UTF-8
-    // The report prints as it is (issue 40: names with control characters broke pictures), and
+    // The report prints as it is (names with control characters broke pictures), and
     // its lists stay within the bound whatever the plan.
     const std::string text = tessera::npu::plan_check_text(check);
     if (tessera::printable_lines(text) != text) __builtin_trap();

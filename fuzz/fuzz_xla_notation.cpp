@@ -17,7 +17,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
   try {
     shape = tessera::xla::parse_shape(text);
   } catch (const tessera::Error& error) {
-    // Every message is printable UTF-8, whatever the input held (issue 14 item 8, issue 40); its
+    // Every message is printable UTF-8, whatever the input held; its
     // line breaks (the input and a caret under it) are its own.
     const std::string what = error.what();
     if (tessera::printable_lines(what) != what) __builtin_trap();

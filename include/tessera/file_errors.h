@@ -1,4 +1,4 @@
-// File errors that say why: "cannot read 'x.npy': No such file or directory" (issue 14 item 8),
+// File errors that say why: "cannot read 'x.npy': No such file or directory",
 // one wording for every front end that opens files.
 #pragma once
 

@@ -1,4 +1,4 @@
-// The one way tessera opens an input file (issue 14 item 6, issue 40): without ever blocking
+// The one way tessera opens an input file: without ever blocking
 // (O_NONBLOCK: a FIFO that no one writes to would hold open() forever), then fstat, and only a
 // regular file is read: a pipe, a device or a socket has no size to check before reading, and
 // /dev/zero never ends. Every front end refuses them with the same words:

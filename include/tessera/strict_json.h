@@ -1,6 +1,6 @@
 // JSON text read the way a person reading it would: nlohmann's parser keeps the last of two equal
 // keys and stops at a NUL byte as if the text ended there, so `{"w": 10, "w": 20}` and
-// `{...}\0garbage` were read without a word (issue 40). Both are refused here.
+// `{...}\0garbage` were read without a word. Both are refused here.
 #pragma once
 
 #include <cstddef>

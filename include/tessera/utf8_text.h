@@ -1,5 +1,5 @@
 // User input quoted in messages: whole UTF-8 characters, invalid bytes escaped, columns counted
-// in characters, so every message tessera prints is valid UTF-8 (issue 14 item 8: quoting one
+// in characters, so every message tessera prints is valid UTF-8 (quoting one
 // byte of `ÿ` printed a lone 0xc3).
 #pragma once
 
@@ -12,7 +12,7 @@ namespace tessera {
 // `bytes` with every byte that is not part of a well-formed UTF-8 character (RFC 3629: no
 // overlong forms, no surrogates, at most U+10FFFF) written as `\xNN` and every control character
 // (U+0000-U+001F, U+007F-U+009F: a NUL would cut a C string short, an ESC drive the terminal, and
-// XML allows none of them) as `\u00NN`; other valid text is unchanged (issue 40):
+// XML allows none of them) as `\u00NN`; other valid text is unchanged:
 //   printable_utf8("f32[ÿ]") == "f32[ÿ]", printable_utf8("a\xff" "b") == "a\\xffb",
 //   printable_utf8("a\x01" "b") == "a\\u0001b".
 std::string printable_utf8(std::string_view bytes);

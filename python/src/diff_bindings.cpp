@@ -1,5 +1,5 @@
 // tessera.diff() and layout_mismatches(): thin bindings over tessera/explain/layout_diff.h and
-// tessera/inputs/layout_mismatch.h (issue 43), the same reports as `tessera diff --json` and
+// tessera/inputs/layout_mismatch.h, the same reports as `tessera diff --json` and
 // `tessera mismatch --json`.
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>

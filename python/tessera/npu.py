@@ -24,7 +24,7 @@ __all__ = ["Device", "Matrix", "Plan", "Tensor", "best_w", "presets"]
 
 
 class Plan:
-    """Several tensors sharing local memory (issue 16), checked exactly to the byte.
+    """Several tensors sharing local memory, checked exactly to the byte.
 
     The plan is a dict, JSON text, or the path of a JSON file, as `tessera npu plan FILE` reads::
 

@@ -7,7 +7,7 @@
 namespace tessera {
 
 // Messages quote user input; whatever it held, what is printed is valid UTF-8 without control
-// characters (a NUL would cut the message short in C strings and Python, issue 40).
+// characters (a NUL would cut the message short in C strings and Python).
 Error::Error(ErrorKind kind, const std::string& message)
     : std::runtime_error(printable_lines(message)),
       kind_(kind),

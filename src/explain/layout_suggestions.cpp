@@ -18,8 +18,9 @@ namespace {
 // candidates instead of 720).
 constexpr int kMaxRankForAllOrders = 5;
 // ... among the dims larger than 1 (a size-1 dim gains nothing from moving), most minor first,
-// and at most this many: each candidate costs O(rank) to lay out, so rank 400 all-ones no longer
-// costs rank^3 (issue 14 item 4: 13.5 s and 2.1 GB).
+// and at most this many: each candidate costs O(rank) to lay out, so a shape of hundreds of
+// size-1 dims no longer costs rank^3 in time and memory
+// (tests/cli/test_hostile_cli.py::test_explain_of_a_high_rank_shape_bounds_its_search_and_says_so).
 constexpr std::size_t kMaxOrderCandidates = 64;
 
 struct Candidate {

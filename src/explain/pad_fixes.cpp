@@ -16,10 +16,10 @@ namespace {
 
 // 8 sublanes and 128 lanes: the TPU tile T(8,128) (docs/design/tiled-layouts.md, "Formats in
 // formats"), the multiples people round to; and 2, because a 16-bit second minor dim of 1 takes
-// 4 rows on tpu-v2..v5p but a dim of 2 only 2 (target_profile.h, issue 17).
+// 4 rows on tpu-v2..v5p but a dim of 2 only 2 (tpu/profile_2020.h).
 constexpr std::array<int64_t, 3> kGranules = {2, 8, 128};
 // Each candidate lays out every reshape of the padded array, O(rank^2); above this rank no pad is
-// tried, so a rank-1021 hostile shape costs what it did before pads existed (0.04 s, not 15 s).
+// tried, so a hostile shape of a thousand dims costs what it did before pads existed.
 constexpr std::size_t kMaxRankForPads = 8;
 
 // "jnp.pad(x, ((0, 24), (0, 0)))": `amount` more elements at the end of dim k.

@@ -1,5 +1,5 @@
 // Which arrays of an HLO module are buffers of their own, so that totals count each buffer once
-// (issue 39: `explain m.hlo --all` added fusion parameters, tuple elements and the entry layout's
+// (`explain m.hlo --all` added fusion parameters, tuple elements and the entry layout's
 // entries to the buffers they name, 4 MiB for about 1 MiB of buffers).
 //
 // An array is not a buffer of its own when it is

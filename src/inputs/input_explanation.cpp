@@ -58,7 +58,7 @@ void compare_with_report(ArrayExplanation& a) {
 }
 
 // input_lines writes a byte that is not UTF-8 as `\xNN` and a control character as `\u00NN`;
-// in a shape, say that rather than what the parser finds at the backslash (issue 40: a 0xc3
+// in a shape, say that rather than what the parser finds at the backslash (a 0xc3
 // became '?' and was called a dynamic dimension).
 void refuse_escaped_bytes(std::string_view shape) {
   for (std::size_t at = shape.find('\\'); at != std::string_view::npos;

@@ -36,8 +36,8 @@ std::size_t log_prefix_length(std::string_view line) {
 
 // Input text is the user's log: tabs become spaces, and bytes that are not UTF-8 and control
 // characters become their escapes (`\xc3`, `\u0001`: tessera/utf8_text.h), so that warnings,
-// names and JSON output stay printable UTF-8. Until issue 40 they became '?', which the shape
-// parser then took for a dynamic dimension.
+// names and JSON output stay printable UTF-8. They once became '?', which the shape
+// parser then took for a dynamic dimension (tests/inputs/input_readers_test.cpp).
 std::string printable_line(std::string_view line) {
   std::string spaced(line);
   std::replace(spaced.begin(), spaced.end(), '\t', ' ');

@@ -1,5 +1,5 @@
 // JSON text written as it is made, indented as nlohmann's dump(2) indents it, for the input
-// report of up to 100,000 arrays: one nlohmann tree of it took 1.7 GB and most of the time
+// report of up to 100,000 arrays: one nlohmann tree of it took most of the memory and the time
 // (docs/notes/2026-11-27-explain-at-scale.md). Strings are escaped as JSON requires; bytes that
 // are not UTF-8 become U+FFFD, as dump's error_handler_t::replace does.
 #pragma once

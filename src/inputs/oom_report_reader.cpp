@@ -185,7 +185,7 @@ InputReading read_oom_report(std::string_view text) {
   InputReading reading;
   reading.format = InputFormat::kOomReport;
   // A number of the report's own, or "" (not compared) with a warning when it is not whole: a
-  // report cut inside "Unpadded size: 61." was said to disagree with tessera (issue 40).
+  // report cut inside "Unpadded size: 61." was said to disagree with tessera.
   const auto reported = [&](std::string_view value, bool whole, std::string_view line,
                             int64_t number) {
     if (whole) return std::string(value);

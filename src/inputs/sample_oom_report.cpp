@@ -1,7 +1,7 @@
 // The sample report `tessera explain` shows without arguments. The allocations are real ones
 // printed by XLA in public threads (shape and sizes as printed; the labels are shortened):
 // jax#7502 (s32[8388608,8,4], 32x), EasyDeL#166 (f32[32,4096,4096]), ColabFold#62
-// (f32[1024,245,64]), pytorch/xla#1965 (bf16[16,12,512,512]); the fifth is issue 11's example.
+// (f32[1024,245,64]), pytorch/xla#1965 (bf16[16,12,512,512]); the fifth is made up for the sample.
 #include "tessera/inputs/input_explanation.h"
 
 namespace tessera::inputs {

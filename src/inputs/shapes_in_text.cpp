@@ -37,7 +37,7 @@ std::optional<ShapeToken> array_at(std::string_view text, std::size_t pos) {
   ShapeToken token;
   if (end < text.size() && text[end] == '{') {
     // A layout that does not close is text cut short: the shape without it would be another
-    // array (issue 40: a report cut inside "{1,2," disagreed with itself).
+    // array (a report cut inside "{1,2," disagreed with itself).
     const std::size_t layout_end = group_end(text, end, '{', '}');
     if (layout_end == std::string_view::npos) return std::nullopt;
     end = layout_end;

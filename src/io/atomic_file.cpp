@@ -103,7 +103,8 @@ void copy_contents(int from, int to, int64_t bytes, const std::string& path) {
 
 // The file a chain of symbolic links ends at, whether it exists or not: through a link tessera
 // replaces the file the link names and keeps the link, as the shell's `>` writes through one.
-// Before issue 40 a live link was followed and a dangling one replaced by a regular file.
+// A live link was once followed and a dangling one replaced by a regular file
+// (tests/io/atomic_file_test.cpp).
 std::string file_named_by(std::string path) {
   constexpr int kMaxLinks = 40;  // Linux's own limit on links followed in one path lookup
   for (int links = 0; links < kMaxLinks; ++links) {

@@ -28,7 +28,7 @@ Device make_device(int64_t npus, int64_t local_memory_bytes, int64_t alignment_b
   }
   // An aligned C stride is H*W*bytes rounded up to the alignment and counted in elements: with
   // align=3 a 4-byte element's stride would not be a whole number of elements, and an alignment
-  // past the end of local memory places nothing (issue 40). Every device has a power of two.
+  // past the end of local memory places nothing. Every device has a power of two.
   if ((alignment_bytes & (alignment_bytes - 1)) != 0) {
     throw Error(ErrorKind::kInvalid,
                 fmt::format("the alignment must be a power of two (1, 2, 4, ... bytes), got {}",

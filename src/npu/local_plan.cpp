@@ -101,7 +101,7 @@ std::vector<std::string> name_list(const Json& value, const std::string& where) 
 }
 
 // Names go into reports, pictures (XML allows no control character at all) and JSON (which needs
-// UTF-8), so a name must print as it is (issue 40: "a\u0001b" made an SVG that was not XML).
+// UTF-8), so a name must print as it is ("a\u0001b" made an SVG that was not XML).
 std::string printable_name(const Json& object, const std::string& where) {
   if (!object.contains("name") || !object["name"].is_string() ||
       object["name"].get<std::string>().empty()) {

@@ -54,7 +54,7 @@ std::set<std::string> op_partners(const LocalPlan& plan, const std::string& name
 }
 
 // Fixes a matrix's "best" width at `address` so that the band no longer depends on it, and the
-// plan printed back says the number (issue 40).
+// plan printed back says the number.
 void fix_best_width(PlanTensor& tensor, const std::string& address) {
   if (!tensor.matrix || !tensor.matrix->best_width) return;
   MatrixArguments m = *tensor.matrix;

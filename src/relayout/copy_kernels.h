@@ -57,12 +57,13 @@ void copy_box(const StridedBox& box, const CopyKernel& kernel, const std::byte* 
 // Writes `fill_bits` into every destination element of the box.
 void fill_box(const StridedBox& box, int bits, uint64_t fill_bits, std::byte* destination);
 
-// "transpose 3 axes [16x16x64] 32->32 bits streaming, simd AVX2 (hand-written)", for
+// "transpose 3 axes [16x16x64] 32->32 bits streaming, simd AVX2 (Highway)", for
 // RelayoutPlan::describe.
 std::string describe_box(const StridedBox& box, const CopyKernel& kernel);
 
 // The instruction set the kernel runs with on this CPU: "AVX3 (Highway)" (AVX-512), "AVX2
-// (Highway)", "NEON (Highway)", "AVX2 (hand-written)", "none (memcpy)" or "none (scalar)".
+// (Highway)", "NEON (Highway)", "none (memcpy)" or "none (scalar)" (every SIMD kernel is
+// Highway's since the hand-written AVX2 ones were replaced: portable_interleave.cpp).
 std::string simd_target(const StridedBox& box, const CopyKernel& kernel);
 
 }  // namespace tessera::relayout

@@ -104,7 +104,7 @@ std::string npy_descr(ElementType type) {
     case ElementType::kU16:
       return "<u2";
     case ElementType::kBF16:
-      return "<V2";  // what np.save writes for an ml_dtypes.bfloat16 array (issue 40)
+      return "<V2";  // what np.save writes for an ml_dtypes.bfloat16 array
     case ElementType::kU32:
       return "<u4";
     case ElementType::kU64:

@@ -2,7 +2,7 @@
 // np.load evaluates the header as a Python literal (ast.literal_eval) and then requires a dict
 // with exactly the keys 'descr', 'fortran_order' and 'shape', a tuple of ints for 'shape' and a
 // bool for 'fortran_order' (numpy/lib/format.py, _read_array_header). tessera refuses what NumPy
-// refuses (issue 40: an extra key and 'shape': (16), an int in parentheses, were accepted) and a
+// refuses (an extra key and 'shape': (16), an int in parentheses, were accepted) and a
 // little more that NumPy would read but no NumPy writes (escapes in strings, 1_000).
 #pragma once
 

@@ -20,7 +20,7 @@ constexpr std::array<const char*, 10> kTensorPalette = {"#1f77b4", "#ff7f0e", "#
                                                         "#17becf", "#393b79"};
 constexpr const char* kOverlapColour = "#d62728";
 // Tensors a block's hover text names: 362 tensors at one address made every block's text name
-// all 362 (issue 40), and the picture grows with the text.
+// all 362, and the picture grows with the text.
 constexpr std::size_t kMaxHoldersNamed = 4;
 
 const char* colour(int64_t tensor) {

@@ -183,7 +183,7 @@ std::string marker(const std::vector<PictureCell>& cells, int64_t columns, doubl
 }  // namespace
 
 // Control characters and bytes that are not UTF-8 cannot appear in XML at all, not even as
-// character references, so they are drawn as their escapes (`\u0001`, `\xc3`) first (issue 40).
+// character references, so they are drawn as their escapes (`\u0001`, `\xc3`) first.
 std::string xml_escape(std::string_view text) {
   std::string out;
   for (char c : printable_utf8(text)) {

@@ -34,7 +34,7 @@ std::string python_tiling(const std::vector<xla::Tile>& tiling) {
 }
 
 // Reads the repr as the Python call it is: NAME(key=value, ...), nested calls for the wrapped
-// layout, every parenthesis balanced, nothing after the last one (issue 40: junk after the
+// layout, every parenthesis balanced, nothing after the last one (junk after the
 // layout, or a missing ')', was accepted). Errors put a caret under the user's own text.
 class ReprReader {
  public:
@@ -282,7 +282,7 @@ std::string shape_with_jax_layout(std::string_view shape_text, std::string_view 
   bool layout_written = false;
   const xla::Shape written = xla::parse_shape(shape_text, layout_written);
   const xla::Shape laid_out = apply_jax_layout(written, parse_jax_layout(repr));
-  // A SHAPE that writes its own layout: the two must agree (issue 40: the repr silently won).
+  // A SHAPE that writes its own layout: the two must agree (the repr silently won).
   if (layout_written && written.layout != laid_out.layout) {
     throw Error(ErrorKind::kInvalid,
                 fmt::format("the shape '{}' has a layout of its own and the JAX layout gives {}; "

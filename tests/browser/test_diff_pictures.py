@@ -1,4 +1,4 @@
-"""`tessera diff -o` (issue 43) as a person sees it: two grids in headless Chromium, the moved
+"""`tessera diff -o` as a person sees it: two grids in headless Chromium, the moved
 elements in orange and the ones that stay in green, one element highlighted on both grids."""
 import re
 import subprocess

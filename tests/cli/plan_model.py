@@ -75,7 +75,7 @@ def check(plan, addresses):
     overlaps, reuse = [], []
     for i, a in enumerate(fitting):
         for b in fitting[i + 1:]:
-            # One entry per pair over all NPUs (issue 40), never one per NPU.
+            # One entry per pair over all NPUs, never one per NPU.
             shared = {}
             for npu in range(dev[0]):
                 common = stored[a.name].get(npu, {}).keys() & stored[b.name].get(npu, {}).keys()

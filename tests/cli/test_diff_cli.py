@@ -1,4 +1,4 @@
-"""Issue 43 through the CLI: `tessera diff`, `tessera explain FILE --copies` on modules compiled by
+"""Layout diffs and copies through the CLI: `tessera diff`, `tessera explain FILE --copies` on modules compiled by
 the real TPU compiler (checked against an independent scan of the HLO text), and `tessera
 mismatch` on real layout errors."""
 import pathlib
@@ -61,7 +61,7 @@ def test_diff_draws_both_layouts(tessera, tmp_path):
 
 
 def test_diff_prints_the_picture_path_escaped(tessera, tmp_path):
-    path = tmp_path / "d\x01.svg"  # a control character must not reach the terminal (issue 40)
+    path = tmp_path / "d\x01.svg"  # a control character must not reach the terminal
     out = tessera.run("diff", "f32[3,5]{1,0}", "f32[3,5]{0,1}", "-o", str(path)).stdout
     assert f"wrote {tmp_path}/d\\u0001.svg" in out and "\x01" not in out
     assert path.exists()

@@ -1,4 +1,4 @@
-"""`tessera explain` and `tessera draw` through the real binary: JSON keys pinned by issue 5,
+"""`tessera explain` and `tessera draw` through the real binary: JSON keys pinned by the schema,
 numbers against an independent model of the TPU profile, valid SVG/HTML, and every error path."""
 import html.parser
 import json

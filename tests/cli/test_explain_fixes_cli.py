@@ -1,4 +1,4 @@
-"""`tessera explain` fixes (issue 11): the `pad` kind, uneven shards, and equivalent alternatives
+"""`tessera explain` fixes: the `pad` kind, uneven shards, and equivalent alternatives
 grouped everywhere (SHAPE, PATH, the built-in example), checked through the JSON keys."""
 import itertools
 
@@ -41,7 +41,7 @@ def test_shape_suggestions_are_grouped(tessera):
 
 
 def test_flatten_beats_the_pad_of_a_shape(tessera):
-    # Today's compiler (issue 39): the flatten takes 12 KiB, less than any pad (16 KiB).
+    # Today's compiler: the flatten takes 12 KiB, less than any pad (16 KiB).
     out = tessera.json("explain", "f32[10,100,3]", "--json")
     best = out["fixes"][0]
     assert best["kind"] == "reshape" and best["change"] == "x.reshape(-1)"
@@ -74,7 +74,7 @@ def test_uneven_shards_in_a_file_and_a_shape(tessera, tmp_path):
             fixes = out["suggestions"] if "input_shape" in out else out["fixes"]
             assert fixes[0]["kind"] == first
             if era == "2026":
-                # Each shard flattened: 296 KiB, less than the pad's 300 KiB (issue 39).
+                # Each shard flattened: 296 KiB, less than the pad's 300 KiB.
                 assert fixes[0]["size_bytes"] == 296 * 1024 and all(f["kind"] != "pad" for f in fixes)
                 assert fixes[0]["change"] == "x.reshape(-1)  # per shard, e.g. inside shard_map"
                 continue

@@ -1,4 +1,4 @@
-"""`tessera explain PATH|-` (issue 11): OOM reports, HLO modules and logs, as files and on stdin."""
+"""`tessera explain PATH|-`: OOM reports, HLO modules and logs, as files and on stdin."""
 import pathlib
 import subprocess
 
@@ -99,7 +99,7 @@ def test_shards_even_and_uneven(tessera, tmp_path):
     assert out["shards"] == [8, 1]
     assert out["arrays"][0]["shard_dims"] == [126, 256]
     assert out["arrays"][0]["size_bytes"] == 128 * 256 * 4
-    # Arrays of another rank are explained whole, with one warning (issue 39).
+    # Arrays of another rank are explained whole, with one warning.
     log.write_text("buffer f32[1001,256]{1,0} here\nand f32[7]{0} and f32[9]{0}\n")
     rank_mismatch = tessera.run("explain", str(log), "--shards", "8,1")
     assert rank_mismatch.stderr == "warning: --shards 8,1 splits arrays of rank 2: 2 arrays of another rank are explained whole\n"

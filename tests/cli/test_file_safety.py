@@ -1,5 +1,5 @@
 """Outputs appear whole or not at all; inputs are checked before they are read; progress only when
-asked or on a terminal (issue 12; issue 14 items 2, 3, 6 and 9)."""
+asked or on a terminal."""
 import os
 import pty
 import random

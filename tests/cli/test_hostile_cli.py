@@ -1,4 +1,4 @@
-"""Issue 14: hostile input through the CLI: refused with exit 2 and a clear `error:`, never a wrong
+"""Hostile input through the CLI: refused with exit 2 and a clear `error:`, never a wrong
 answer. (The Python side of the same table is tests/python/test_cli_parity.py.)"""
 
 import numpy as np

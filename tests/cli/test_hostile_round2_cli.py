@@ -1,4 +1,4 @@
-"""Issue 40: hostile input, round 2. Every case is replayed through the real binary with raw
+"""Hostile input, round 2. Every case is replayed through the real binary with raw
 bytes: exit 2 and one `error:` line (or the documented answer), valid UTF-8 without control
 characters on both streams, within 1 GiB of address space. The Python side of the same refusals
 is tests/python/test_hostile_round2.py."""

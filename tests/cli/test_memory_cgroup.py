@@ -1,5 +1,5 @@
-"""`tessera convert` of a file larger than the memory it may use, page cache included (issue 12:
-"files larger than memory work").
+"""`tessera convert` of a file larger than the memory it may use, page cache included: files larger
+than memory work.
 
 RLIMIT_DATA (test_file_safety.py) bounds only anonymous memory. A memory cgroup also charges the
 page cache a process brings in: the input it reads and the dirty output pages it writes through

@@ -1,4 +1,4 @@
-"""`tessera npu locate|place|matrix|info`: the CLI contract of issue 3, on the spec's examples."""
+"""`tessera npu locate|place|matrix|info`: the CLI contract, on the spec's examples."""
 import pytest
 
 SPEC = "npus=4,lmem=1024,align=128"

@@ -1,4 +1,4 @@
-"""`tessera npu plan` (issue 16) against an independent byte-level model (plan_model.py): overlaps
+"""`tessera npu plan` against an independent byte-level model (plan_model.py): overlaps
 and their byte counts, empty-block reuse, banks, free memory, auto placements, smallest slices."""
 import json
 import random

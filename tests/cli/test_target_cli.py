@@ -1,5 +1,5 @@
 """--target on every command that takes a shape, TESSERA_TARGET, `explain --list-targets`, and
-XLA's own numbers (unpadded_bytes, its size words) through the real binary (issue 17)."""
+XLA's own numbers (unpadded_bytes, its size words) through the real binary."""
 import pathlib
 import sys
 

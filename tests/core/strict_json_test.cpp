@@ -1,4 +1,4 @@
-// JSON read as a person reads it (issue 40): a key given twice and a NUL byte are refused.
+// JSON read as a person reads it: a key given twice and a NUL byte are refused.
 #include "tessera/strict_json.h"
 
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// Messages quote input as whole UTF-8 characters (issue 14 item 8).
+// Messages quote input as whole UTF-8 characters.
 #include "tessera/utf8_text.h"
 
 #include <gtest/gtest.h>
@@ -34,7 +34,7 @@ TEST(Utf8Text, KeepsValidCharactersAndEscapesInvalidBytes) {
             4u);
 }
 
-// Regression (issue 40): control characters went through as they were: a NUL cut messages short
+// Regression: control characters went through as they were: a NUL cut messages short
 // in C strings and Python, an ESC reached the terminal, and XML (SVG) allows none of them.
 TEST(Utf8Text, EscapesControlCharacters) {
   EXPECT_EQ(printable_utf8(std::string("a\0b", 3)), "a\\u0000b");

@@ -1,4 +1,4 @@
-// The era-2026 advice (device_rewrites.h, issue 39): the issue's arrays, a brute force over small
+// The era-2026 advice (device_rewrites.h): the arrays it was written for, a brute force over small
 // shapes (no rewrite of the kinds offered beats the best offer, and no pad beats it either), and
 // the rewrites the real compiler compiled (tests/fixtures/tpu_oracle/rewrites.json): each offer's
 // layout is the one the compiler gave its change, and no compiled rewrite is smaller than the
@@ -40,7 +40,7 @@ std::vector<ProgramFix> offers(const xla::Shape& shape, const ShardSplit& split 
 }
 
 TEST(DeviceRewrites, FlattenIsOfferedFirstWhenItIsSmallest) {
-  // Issue 39: the pad offered 16 KiB while x.reshape(-1) takes 1 KiB.
+  // Regression: the pad was offered though x.reshape(-1) takes less.
   const auto fixes = offers(laid_out("f32[7,5,5,1]"));
   ASSERT_FALSE(fixes.empty());
   EXPECT_EQ(fixes[0].kind, "reshape");

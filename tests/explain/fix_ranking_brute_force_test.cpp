@@ -1,4 +1,4 @@
-// Suggestion ranking and grouping (issue 11) against a brute force over every permutation, free
+// Suggestion ranking and grouping against a brute force over every permutation, free
 // reshape and pad of small shapes, exhaustively: the first fix is the smallest of them all, a pad
 // is offered exactly when it beats everything without one, and equivalent layouts are grouped
 // (one suggestion per kind and size, every order listed exactly once).

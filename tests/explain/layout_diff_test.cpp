@@ -69,7 +69,8 @@ TEST(LayoutDiff, NpuOperandAgainstSystemMemory) {
 }
 
 TEST(LayoutDiff, TargetTilesSidesWrittenWithoutTiles) {
-  const LayoutDiff d = diff_layouts("f32[16,256]", "f32[16,256]{0,1}", {.target = Target::kTpuV5e});
+  const LayoutDiff d =
+      diff_layouts("f32[16,256]", "f32[16,256]{0,1}", {.target = tpu::parse_tpu_target("tpu-v5e")});
   EXPECT_NE(d.a.layout.find(":T("), std::string::npos);
   EXPECT_NE(d.b.layout.find(":T("), std::string::npos);
 }

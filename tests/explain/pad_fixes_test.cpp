@@ -1,4 +1,4 @@
-// The `pad` fix (issue 11, pad_fixes.h): when a pad is offered, and what its change line says.
+// The `pad` fix (pad_fixes.h): when a pad is offered, and what its change line says.
 #include "tessera/explain/pad_fixes.h"
 
 #include <fmt/format.h>
@@ -40,7 +40,7 @@ const ProgramFix* first_of_kind(const std::vector<ProgramFix>& fixes, const std:
 
 // Why a pad alone is almost never a fix: on the TPU profile the size never drops when a dim grows
 // by one, for every dim of every small shape of every element width, except a 16-bit second
-// minor dim of 1 -> 2 (4 rows -> 2 rows on tpu-v2..v5p, issue 17).
+// minor dim of 1 -> 2 (4 rows -> 2 rows on tpu-v2..v5p).
 TEST(PadFixes, PaddingADimAloneNeverSavesBytes) {
   const std::vector<int64_t> sizes = {1, 2, 3, 4, 5, 7, 8, 9, 16, 127, 128, 129, 255};
   for (const char* type : {"f32", "bf16", "s8", "s4", "pred", "f64"}) {

@@ -1,4 +1,4 @@
-// Fixes a person can apply (issue 11): kinds, grouping, and ranking against a brute force.
+// Fixes a person can apply: kinds, grouping, and ranking against a brute force.
 #include "tessera/explain/program_fixes.h"
 
 #include <gtest/gtest.h>

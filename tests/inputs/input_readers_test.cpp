@@ -1,4 +1,4 @@
-// The readers of issue 11 on reports from public threads (tests/inputs/fixtures/README.md names
+// The readers on reports from public threads (tests/inputs/fixtures/README.md names
 // them), HLO modules with tuples and fusions, and malformed input.
 #include <gtest/gtest.h>
 
@@ -97,7 +97,7 @@ TEST(OomReport, DisagreementIsFlagged) {
   EXPECT_NE(input_explanation_text(e, 20).find("DISAGREES"), std::string::npos);
 }
 
-// Regression (issue 40): a report cut inside a number was flagged "DISAGREES WITH THE REPORT".
+// Regression: a report cut inside a number was flagged "DISAGREES WITH THE REPORT".
 TEST(OomReport, ANumberCutShortIsAWarningNotADisagreement) {
   const InputReading r = read_input(
       "Largest program allocations in hbm:\n 1. Size: 4.00M\n Shape: f32[1024,1024]{1,0:T(8,128)}\n"
@@ -119,7 +119,7 @@ TEST(OomReport, ANumberCutShortIsAWarningNotADisagreement) {
   EXPECT_EQ(padding.warnings.size(), 1u);
 }
 
-// Regression (issue 40): a byte that is not UTF-8 became '?', which the parser then called a
+// Regression: a byte that is not UTF-8 became '?', which the parser then called a
 // dynamic dimension; control characters went through raw.
 TEST(ShapeText, BytesThatAreNotUtf8AreNamedNotCalledDynamic) {
   const InputExplanation e = explain_input(read_input("x f32[2\xc3"
@@ -208,7 +208,7 @@ TEST(Malformed, NeverThrowsAndWarns) {
     const InputReading r = read_input(report.substr(0, cut));
     const InputExplanation e = explain_input(r, {});
     EXPECT_TRUE(!e.arrays.empty() || !e.warnings.empty()) << cut;
-    // A number cut short is never said to disagree (issue 40: "Unpadded size: 61.").
+    // A number cut short is never said to disagree ("Unpadded size: 61.").
     for (const auto& a : e.arrays) EXPECT_TRUE(a.disagreements.empty()) << cut;
   }
   std::mt19937 random(11);

@@ -1,4 +1,4 @@
-// What users paste (issue 39): a report as a Python repr on any line of a traceback, today's
+// What users paste: a report as a Python repr on any line of a traceback, today's
 // one-line out-of-memory message, UTF-16 and byte order marks, log prefixes; HLO totals that
 // count each buffer once; --shards refused for reports; a path that names no file.
 #include <gtest/gtest.h>

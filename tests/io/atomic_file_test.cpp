@@ -1,5 +1,4 @@
-// Outputs appear whole or not at all; inputs are checked before they are read (issue 14 items 2
-// and 6).
+// Outputs appear whole or not at all; inputs are checked before they are read.
 #include "tessera/io/atomic_file.h"
 
 #include <gtest/gtest.h>
@@ -194,7 +193,7 @@ TEST_F(AtomicFileTest, ThroughASymbolicLinkTheLinkedFileIsReplaced) {
   EXPECT_EQ(read(path("target.bin")), "new");
 }
 
-// Regression (issue 40): a dangling link was replaced by a regular file while a live one was
+// Regression: a dangling link was replaced by a regular file while a live one was
 // followed. One rule now: the file the link names is written, and the link stays.
 TEST_F(AtomicFileTest, ThroughADanglingLinkTheNamedFileIsCreated) {
   fs::create_directories(directory_ / "data");
@@ -229,7 +228,7 @@ TEST_F(AtomicFileTest, InputFileKnowsItsSizeAndRefusesWhatItCannotSize) {
   EXPECT_THROW(InputFile(path("missing.bin")), Error);
 }
 
-// Regression (issue 40): a FIFO without a writer held open() forever; it is refused at once.
+// Regression: a FIFO without a writer held open() forever; it is refused at once.
 TEST_F(AtomicFileTest, InputFileRefusesAFifoWithoutBlocking) {
   const std::string fifo = path("fifo");
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);

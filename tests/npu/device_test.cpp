@@ -74,7 +74,7 @@ TEST(DevicePresets, InvalidDevicesAreRefused) {
                [] { make_device(65537, 1024, 4); });
 }
 
-// Regression (issue 40): align=3 and an alignment larger than local memory were accepted; an
+// Regression: align=3 and an alignment larger than local memory were accepted; an
 // aligned f32 C stride of H*W*4 rounded up to 3 bytes is not a whole number of elements.
 TEST(DevicePresets, AlignmentsThatPlaceNothingAreRefused) {
   expect_error(ErrorKind::kInvalid, "alignment must be a power of two (1, 2, 4, ... bytes), got 3",

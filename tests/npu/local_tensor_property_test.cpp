@@ -161,7 +161,7 @@ TEST(LocalTensorProperties, RandomDevicesTypesModesAndLayouts) {
   for (int trial = 0; trial < 3000; ++trial) {
     const int64_t npus = r.uniform(1, 6);
     const int64_t lmem = 64 * r.uniform(1, 24);
-    // The alignment is at most the local memory (make_device refuses more, issue 40).
+    // The alignment is at most the local memory (make_device refuses more).
     const int64_t alignment = std::min(lmem, r.pick<int64_t>({1, 2, 4, 8, 16, 32, 64, 128}));
     const Device device = make_device(npus, lmem, alignment, r.pick<int64_t>({1, 2, 4}));
     const ElementType type =

@@ -1,4 +1,4 @@
-// The header examples of byte_runs.h, plan_check.h and local_plan.h (issue 16); the byte-level
+// The header examples of byte_runs.h, plan_check.h and local_plan.h; the byte-level
 // cross-check against an independent model lives in tests/cli/test_npu_plan_cli.py.
 #include "tessera/npu/plan_check.h"
 
@@ -111,7 +111,7 @@ TEST(PlanCheck, ThePlanSizeIsBoundedBeforeAnyWork) {
 }
 
 // Comparing tensors walks their runs only where they come near each other, and at most
-// kMaxPlanRunSteps of them (issue 40: 362 tensors of 64 runs per NPU at one address took 3.3 s).
+// kMaxPlanRunSteps of them (362 tensors of 64 runs per NPU at one address took 3.3 s).
 TEST(PlanCheck, TheRunsWalkedAreBounded) {
   std::string text = R"({"device": "bm1684", "tensors": [)";
   for (int i = 0; i < 300; ++i) {
@@ -134,7 +134,7 @@ TEST(PlanCheck, TheRunsWalkedAreBounded) {
   EXPECT_TRUE(check.clean());
 }
 
-// Regression (issue 40): the same plan, every tensor at address 0, made one overlap per pair and
+// Regression: the same plan, every tensor at address 0, made one overlap per pair and
 // NPU: 65341 x 64 entries, 385 MB of JSON, 1.67 GB and an abort. Now one per pair, listed up to
 // max_listed and counted whole.
 TEST(PlanCheck, OverlapsAreOnePerPairCountedWholeAndListedUpToTheBound) {
@@ -184,7 +184,7 @@ TEST(PlanCheck, CleanMeansNoOverlapConflictOrMissingTensor) {
   EXPECT_FALSE(past_the_end.clean());
 }
 
-// Regression (issue 40): the unplaced tensor's text said "see slices" beside an empty list (its
+// Regression: the unplaced tensor's text said "see slices" beside an empty list (its
 // slices were those of local memory, where it fits). Now the slices fit the longest free band.
 TEST(PlanCheck, AnUnplacedTensorGetsSlicesThatFitTheFreeBand) {
   const PlanCheck check = check_local_plan(parse_local_plan_text(R"({"device":
@@ -203,7 +203,7 @@ TEST(PlanCheck, AnUnplacedTensorGetsSlicesThatFitTheFreeBand) {
   EXPECT_EQ(plan_check_summary(check), "1 auto tensor not placed");
 }
 
-// Regression (issue 40): "w": "best" never said which W, and the plan printed back said "best".
+// Regression: "w": "best" never said which W, and the plan printed back said "best".
 TEST(PlanCheck, BestWidthIsReportedAndPrintedAsItsNumber) {
   const PlanCheck check = check_local_plan(parse_local_plan_text(R"({"device":
       "npus=4,lmem=1024,align=128", "tensors": [
@@ -235,7 +235,7 @@ TEST(LocalPlan, ErrorsNameTensorAndField) {
   expect_error(ErrorKind::kSyntax, "key=value", [] { parse_tensor_spec("a:shape"); });
 }
 
-// Regression (issue 40): nlohmann keeps the last of two keys and stops at a NUL byte.
+// Regression: nlohmann keeps the last of two keys and stops at a NUL byte.
 TEST(LocalPlan, DuplicateKeysNulBytesAndUnprintableNamesAreRefused) {
   expect_error(ErrorKind::kSyntax,
                "the plan is not valid: tensors[0]: the key 'address' is given twice", [] {

@@ -84,7 +84,7 @@ def test_npu_explain_is_the_cli_report():
     assert tensor.explain() == json.loads(cli("explain", "npu", *args, "--json").stdout)
 
 
-# Issue 14: ONE table of hostile inputs; each row is refused by the CLI and by Python with the same
+# ONE table of hostile inputs; each row is refused by the CLI and by Python with the same
 # words (the CLI prints "error: " + the Python exception's message). Rows: (id, CLI arguments
 # after the input/output files are known, the Python call).
 def _fill_row(dtype, fill_text, python_fill, layout_suffix="{0:T(2)}"):
@@ -161,5 +161,5 @@ def test_plan_json_number_too_large_is_refused_alike(tmp_path):
     with pytest.raises(tessera.Error) as caught:
         tessera.npu.Plan(str(plan))
     assert "not valid JSON" in str(caught.value)
-    # A path goes through the CLI's own reader (issue 40), prefix and all.
+    # A path goes through the CLI's own reader, prefix and all.
     assert result.returncode == 2 and result.stderr == f"error: {caught.value}\n"

@@ -1,4 +1,4 @@
-"""tessera.diff (issue 43) against an independent index-map model: the elements that move are
+"""tessera.diff against an independent index-map model: the elements that move are
 exactly those whose byte offset (bit offset below a byte) differs between the two layouts, as the
 pure-NumPy model of the spec (reference_layout.py) and of the NPU formulas (test_npu.py) place
 them; each side's bytes as the model sizes them."""

@@ -16,7 +16,7 @@ def expected_tpu_tiles(dtype, second_minor):
     if dtype in ("f32", "s32", "u32"):
         return f"T({rows},128)"
     if dtype in ("bf16", "f16", "s16", "u16"):
-        # Issue 17: a 16-bit second minor of 1 takes 4 rows on `tpu` (tpu-v3), as XLA printed
+        # A 16-bit second minor of 1 takes 4 rows on `tpu` (tpu-v3), as XLA printed
         # bf16[2048,1,2048,128]{0,1,3,2:T(4,128)(2,1)} (pytorch/xla#6674); it was 2 before.
         return f"T({4 if second_minor == 1 else max(rows, 2)},128)(2,1)"
     if dtype in ("s8", "u8"):

@@ -1,4 +1,4 @@
-"""Issue 14: what the CLI refuses, Python refuses too (fill values through the library's one
+"""What the CLI refuses, Python refuses too (fill values through the library's one
 parser), buffers of the wrong size, overlapping or read-only outputs, exception classes that say
 what was wrong, and notebook output that stays small and scoped."""
 

@@ -1,4 +1,4 @@
-"""Issue 40 from Python: the refusals of tests/cli/test_hostile_round2_cli.py, raised by the
+"""Hostile input, round 2, from Python: the refusals of tests/cli/test_hostile_round2_cli.py, raised by the
 package with the words the CLI prints (one validation in the library), and the bounded plan
 report. Needs the CLI binary for the parity rows: TESSERA_CLI=path."""
 

@@ -1,4 +1,4 @@
-"""Issue 11 from Python: explain_input, Layout.from_jax/to_jax, explain(jax_array), shards=."""
+"""Inputs from Python: explain_input, Layout.from_jax/to_jax, explain(jax_array), shards=."""
 import pathlib
 
 import numpy as np
@@ -48,7 +48,7 @@ def test_explain_jax_array_reads_its_format():
 
 
 def test_explain_fixes_per_shard_and_grouped_alternatives():
-    # Today's compiler: each shard flattened takes 296 KiB, less than the pad's 300 KiB (issue 39).
+    # Today's compiler: each shard flattened takes 296 KiB, less than the pad's 300 KiB.
     out = tessera.explain("f32[1997,100,3]", target="tpu", shards=(8, 1, 1))
     assert out["shard_dims"] == [250, 100, 3] and out["shards"] == [8, 1, 1]
     best = out["fixes"][0]
@@ -71,7 +71,7 @@ def test_explain_fixes_per_shard_and_grouped_alternatives():
 
 
 def test_explain_input_reads_what_users_paste():
-    # A report as a Python repr on the last line of a traceback (issue 39).
+    # A report as a Python repr on the last line of a traceback.
     traceback = (FIXTURES / "traceback_repr_oom.txt").read_text()
     out = tessera.explain_input(traceback)
     assert out["format"] == "oom_report" and [a["name"] for a in out["arrays"]] == ["iota.1"]

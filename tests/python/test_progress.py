@@ -1,4 +1,4 @@
-"""progress= callbacks and the piece API of the relayout engine (issue 12)."""
+"""progress= callbacks and the piece API of the relayout engine."""
 import numpy as np
 import pytest
 

@@ -1,4 +1,4 @@
-"""Any strided NumPy array goes into and out of a layout without a C-order copy (issue 12, "Python
+"""Any strided NumPy array goes into and out of a layout without a C-order copy ("Python
 without extra copies"): Fortran order, transposes, slices with steps, reversed and broadcast views
 are read in place by to_physical and written in place by from_physical(out=...)."""
 

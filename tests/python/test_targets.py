@@ -1,4 +1,4 @@
-"""Targets from Python (issue 17): Layout.parse(target=), explain(target=), to_physical(target=),
+"""Targets from Python: Layout.parse(target=), explain(target=), to_physical(target=),
 TESSERA_TARGET, and the same refusals as the CLI."""
 import numpy as np
 import pytest

@@ -119,7 +119,7 @@ def test_unavailable_compiler_is_named_with_the_install_command(tmp_path):
 
 
 def _small_array(rng: random.Random):
-    """(dtype, dims, major_to_minor or None): the held-out kind of issue 39, small dims."""
+    """(dtype, dims, major_to_minor or None): the kind of array held out from the fixtures, small dims."""
     dims = [rng.choice([1, 2, 3, 4, 5, 7, 8, 9, 16, 31, 33, 100, 128, 129]) for _ in range(rng.randint(1, 4))]
     while math.prod(dims) > 4096:
         dims = [max(1, d // 2) for d in dims]
@@ -140,7 +140,7 @@ def _expert_rewrites(dtype, dims, major_to_minor) -> list[str]:
 
 
 def test_fixes_are_what_the_compiler_makes_of_their_change(compiler):
-    """Issue 39's acceptance, live: tessera's size of each array is the compiler's; every fix's
+    """The advice's acceptance, live: tessera's size of each array is the compiler's; every fix's
     change, compiled, makes the layout and bytes the fix claims; and no flatten, merge of
     neighbours, transpose or pad the compiler makes is smaller than the best fix."""
     seed = _seed() + 2

@@ -1,4 +1,4 @@
-"""The relayout planner from Python (issue 41): tessera.tune() writes wisdom that Relayout plans
+"""The relayout planner from Python: tessera.tune() writes wisdom that Relayout plans
 then say they use, forced variants write the same bytes, and a corrupt wisdom file is a warning."""
 
 import json

@@ -1,5 +1,5 @@
 // The one fill parser (CLI --fill and Python fill=): values per type, and the refusals of
-// issue 14 items 5 and 9 (out of range, non-integral, NaN into integers, overflow to infinity).
+// hostile fills (out of range, non-integral, NaN into integers, overflow to infinity).
 #include "tessera/relayout/fill_value.h"
 
 #include <gtest/gtest.h>

@@ -44,7 +44,7 @@ TEST(NpyFile, RefusesWhatIsNotNpy) {
   EXPECT_THROW(parse_npy_header(bytes(truncated)), Error);
 }
 
-// Regression (issue 14 item 9): NumPy keeps the last of a duplicated key, the reader kept the
+// Regression: NumPy keeps the last of a duplicated key, the reader kept the
 // first, so one file held different arrays for the two. Refuse it.
 TEST(NpyFile, RefusesDuplicateKeys) {
   const std::string dict =
@@ -78,7 +78,7 @@ std::string refusal(const std::string& dict) {
   return "";
 }
 
-// Regression (issue 40): np.load requires exactly the keys descr, fortran_order and shape, a tuple
+// Regression: np.load requires exactly the keys descr, fortran_order and shape, a tuple
 // for shape ('shape': (16) is the int 16) and a bool for fortran_order; tessera read them all.
 TEST(NpyFile, RefusesWhatNumPyRefuses) {
   EXPECT_EQ(refusal("{'descr': '<f4', 'fortran_order': False, 'shape': (16), }"),
@@ -114,7 +114,7 @@ TEST(NpyFile, RefusesWhatNumPyRefuses) {
             (std::vector<int64_t>{3, 5}));  // Python 2's longs, in a version 1.0 file
 }
 
-// Regression (issue 40): bf16 was written as '<u2', so np.load gave uint16; ml_dtypes' own np.save
+// Regression: bf16 was written as '<u2', so np.load gave uint16; ml_dtypes' own np.save
 // of a bfloat16 array writes '<V2' (checked with numpy 2.4 and ml_dtypes 0.6).
 TEST(NpyFile, Bfloat16IsWrittenAsMlDtypesWritesIt) {
   EXPECT_EQ(npy_descr(ElementType::kBF16), "<V2");
@@ -123,7 +123,7 @@ TEST(NpyFile, Bfloat16IsWrittenAsMlDtypesWritesIt) {
   EXPECT_EQ(npy_descr(ElementType::kU16), "<u2");
 }
 
-// Regression (issue 14 item 7): 16,000 dims took 29 s; the reader stops at the rank limit.
+// Regression: 16,000 dims took 29 s; the reader stops at the rank limit.
 TEST(NpyFile, StopsAtTheRankLimit) {
   EXPECT_THROW(parse_npy_header(bytes(npy_header("<f4", std::vector<int64_t>(16000, 1)))), Error);
 }

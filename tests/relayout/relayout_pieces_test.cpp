@@ -1,5 +1,5 @@
 // execute_pieces over consecutive ranges is execute(): the streaming and progress path of
-// `tessera convert` (issue 12) writes the same bytes as one call.
+// `tessera convert` writes the same bytes as one call.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -102,7 +102,7 @@ TEST(SettledBytes, RowMajorToTiledSettlesAsItGoes) {
   EXPECT_EQ(plan.destination_settled_bytes(half), written);
 }
 
-// A sub-byte layout's last byte keeps no stale bits from a reused buffer (issue 14 item 9).
+// A sub-byte layout's last byte keeps no stale bits from a reused buffer.
 TEST(Pieces, SubByteTrailingBitsAreZeroed) {
   const xla::TiledLayout from(xla::parse_shape("s4[3]{0:E(8)}"));
   const xla::TiledLayout to(xla::parse_shape("s4[3]{0:E(4)}"));

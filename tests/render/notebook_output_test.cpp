@@ -1,4 +1,4 @@
-// Notebook output (issue 14 item 10): small, and scoped so that outputs on one page do not
+// Notebook output: small, and scoped so that outputs on one page do not
 // interact.
 #include "tessera/render/notebook_output.h"
 

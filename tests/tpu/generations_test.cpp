@@ -9,8 +9,8 @@
 #include <nlohmann/json.hpp>
 
 #include "tessera/error.h"
-#include "tessera/tpu/target_profile.h"
 #include "tessera/explain/xla_sizes.h"
+#include "tessera/tpu/target_profile.h"
 #include "tessera/xla/notation.h"
 #include "tessera/xla/tiled_layout.h"
 
@@ -52,8 +52,8 @@ TEST(TpuGenerations, TableListsEveryGenerationOnceAndTpuIsAnAlias) {
 // Every record's oracle facts are what the oracle recorded: the topology each fixture was
 // compiled for, and the available HBM libtpu names when a program does not fit.
 TEST(TpuGenerations, RecordsAgreeWithTheOraclesFixtures) {
-  const auto path = std::filesystem::path(TESSERA_TESTS_DIR) / "fixtures" / "tpu_oracle" /
-                    "oom_messages.json";
+  const auto path =
+      std::filesystem::path(TESSERA_TESTS_DIR) / "fixtures" / "tpu_oracle" / "oom_messages.json";
   std::ifstream in(path);
   ASSERT_TRUE(in.good()) << path;
   const nlohmann::json fixture = nlohmann::json::parse(in);
@@ -80,7 +80,7 @@ TEST(TpuRuleEveryGeneration, ThirtyTwoBitUsesEightBy128) {
 TEST(TpuRuleEveryGeneration, SecondMinorThreeOrFourTakesFourRows) {
   for (Generation t : all_generations()) {
     EXPECT_EQ(on(t, "s32[8388608,8,4]{0,2,1}"), "s32[8388608,8,4]{0,2,1:T(4,128)}");
-    EXPECT_EQ(on(t, "bf16[3,512]"), "bf16[3,512]{1,0:T(4,128)(2,1)}");  // issue 17
+    EXPECT_EQ(on(t, "bf16[3,512]"), "bf16[3,512]{1,0:T(4,128)(2,1)}");  // public OOM reports
     EXPECT_EQ(on(t, "bf16[4,512]"), "bf16[4,512]{1,0:T(4,128)(2,1)}");
   }
 }
@@ -141,7 +141,7 @@ TEST(TpuRulePerGeneration, PredStorage) {
 }
 
 // f32[8..256]{0:T(256)}, f32[512]{0:T(512)}, f32[1024|1280|8192|524288]{0:T(1024)},
-// pred[67108864]{0:T(1024)E(32)} (OOM report XLA labels, issue 17).
+// pred[67108864]{0:T(1024)E(32)} (OOM report XLA labels).
 TEST(TpuRuleEveryGeneration, RankOneLinearTiles) {
   for (Generation t : all_generations()) {
     EXPECT_EQ(on(t, "f32[8]"), "f32[8]{0:T(256)}");
@@ -157,7 +157,7 @@ TEST(TpuRuleEveryGeneration, RankOneLinearTiles) {
   EXPECT_EQ(on(Generation::kV3, "pred[67108864]"), "pred[67108864]{0:T(1024)E(32)}");
 }
 
-// f32[]{:T(256)} (sokrypton/ColabFold#62); bf16[]{:T(512)(2,1)} (issue 17).
+// f32[]{:T(256)} (sokrypton/ColabFold#62); bf16[]{:T(512)(2,1)}.
 TEST(TpuRuleEveryGeneration, ScalarsUseOneLinearTile) {
   for (Generation t : all_generations()) {
     EXPECT_EQ(on(t, "f32[]"), "f32[]{:T(256)}");

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "tessera/error.h"
+#include "tessera/tpu/profile_2020.h"
 #include "tessera/xla/notation.h"
 #include "tessera/xla/tiled_layout.h"
 
@@ -56,8 +57,8 @@ TEST(ExamplesOfTilingFormats, SixtyFourBitAndComplexTypesTileLikeThirtyTwoBit) {
   }
 }
 
-// Updated for issue 17: a 16-bit second minor dimension of 1 takes 4 rows on tpu-v2..v5p, as
-// XLA printed bf16[2048,1,2048,128]{0,1,3,2:T(4,128)(2,1)} (pytorch/xla#6674); it was 2 before.
+// As the public reports print it: a 16-bit second minor dimension of 1 takes 4 rows on tpu-v2..v5p,
+// as XLA printed bf16[2048,1,2048,128]{0,1,3,2:T(4,128)(2,1)} (pytorch/xla#6674); it was 2 before.
 TEST(ExamplesOfTilingFormats, SixteenBitTypesPackPairsWithTwoByOne) {
   for (ElementType type :
        {ElementType::kBF16, ElementType::kF16, ElementType::kS16, ElementType::kU16}) {
@@ -103,8 +104,8 @@ TEST(ExamplesOfTilingFormats, PredTakesFourBytesTodayOrOneBit) {
   EXPECT_EQ(one.size_bytes(), 32 * 128 / 8);
 }
 
-// Updated for issue 17: vectors longer than 256 take T(512) or T(1024) as XLA prints them
-// (s8[1000] was T(512)(128)(4,1) before), and a bf16 scalar is T(512)(2,1).
+// As the public reports print them: vectors longer than 256 take T(512) or T(1024) as XLA prints
+// them (s8[1000] was T(512)(128)(4,1) before), and a bf16 scalar is T(512)(2,1).
 TEST(ExamplesOfTilingFormats, VectorsAndScalarsUseTheLinearTile) {
   EXPECT_EQ(tpu_layout("f32[100]"), "f32[100]{0:T(256)}");
   EXPECT_EQ(tpu_layout("bf16[128]"), "bf16[128]{0:T(256)(128)(2,1)}");

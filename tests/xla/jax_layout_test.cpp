@@ -1,4 +1,4 @@
-// JAX layout reprs of every form JAX prints (issue 11) in XLA's notation.
+// JAX layout reprs of every form JAX prints in XLA's notation.
 #include "tessera/xla/jax_layout.h"
 
 #include <gtest/gtest.h>
@@ -72,7 +72,7 @@ std::string refusal(const std::function<void()>& body) {
   return "";
 }
 
-// Regression (issue 40): text after the layout and a missing ')' were accepted, and errors in the
+// Regression: text after the layout and a missing ')' were accepted, and errors in the
 // tiling pointed into tessera's converted XLA text instead of the user's repr.
 TEST(JaxLayout, ReadsTheReprWholeAndPointsIntoIt) {
   EXPECT_EQ(refusal([] { parse_jax_layout("Layout(major_to_minor=(0, 1)) junk"); }),
@@ -113,7 +113,7 @@ TEST(JaxLayout, ReadsTheReprWholeAndPointsIntoIt) {
       "f32[8,256]{0,1:T(8,128)}");
 }
 
-// Regression (issue 40): a layout written in SHAPE was silently replaced by --jax-layout's.
+// Regression: a layout written in SHAPE was silently replaced by --jax-layout's.
 TEST(JaxLayout, AShapeWithAnotherLayoutOfItsOwnIsRefused) {
   const std::string repr = "Layout(major_to_minor=(0, 1), tiling=((8, 128),))";
   EXPECT_EQ(shape_with_jax_layout("f32[8,256]", repr), "f32[8,256]{1,0:T(8,128)}");

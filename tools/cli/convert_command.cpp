@@ -1,5 +1,5 @@
 // `tessera convert --from SHAPE --to SHAPE IN OUT`: real bytes from one layout into another
-// (issue 4). IN and OUT are raw files holding a layout's physical bytes, or .npy files holding the
+//. IN and OUT are raw files holding a layout's physical bytes, or .npy files holding the
 // logical array (row-major; the shape may then be omitted or written plainly, e.g. f32[3,5]).
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -129,7 +129,7 @@ xla::Shape npy_side(const std::string& flag, const std::string& written, const s
 }
 
 // A raw side's layout; an XLA shape written without tiles gets the target's tiles when a target
-// was asked for (--target or TESSERA_TARGET): data is never re-tiled by a default (issue 17).
+// was asked for (--target or TESSERA_TARGET): data is never re-tiled by a default.
 relayout::LayoutOperand compile_layout(const std::string& flag, const std::string& text,
                                        const std::string& path, const ConvertArguments& args) {
   if (text.empty()) {
@@ -152,7 +152,7 @@ std::optional<ElementType> type_of(const std::string& text) {
 }
 
 // Refuses an existing NPU image of another size: it is the whole local memory of a device, and
-// a mistyped device would silently replace it with an image of the wrong size (issue 14 item 3).
+// a mistyped device would silently replace it with an image of the wrong size.
 void check_existing_image(const ConvertArguments& args, int64_t image_bytes) {
   std::error_code missing;
   const auto existing = std::filesystem::file_size(args.output, missing);
@@ -286,8 +286,8 @@ void convert(const ConvertArguments& args) {
     output.release_mapped_pages();
     // With --fsync, output no later piece writes goes to disk now, so the final fsync has less
     // to wait for and a memory limit can drop its pages. Without it the kernel writes back when
-    // it likes: starting the writes here made the conversion wait on the disk (1 GiB here: 0.76 s
-    // without, 1.4-1.5 s with the early writeback, with or without the final fsync).
+    // it likes: starting the writes here made the conversion wait on the disk
+    // (docs/notes/2026-11-23-larger-than-memory.md).
     if (args.fsync) {
       const int64_t settled =
           static_cast<int64_t>(header.size()) + plan.destination_settled_bytes(end);

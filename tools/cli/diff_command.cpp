@@ -1,4 +1,4 @@
-// `tessera diff A B`: two layouts of one array compared (issue 43), a thin front end over
+// `tessera diff A B`: two layouts of one array compared, a thin front end over
 // tessera/explain/layout_diff.h and tessera/render/diff_picture.h.
 #include <fmt/format.h>
 

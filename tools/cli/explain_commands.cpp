@@ -172,7 +172,7 @@ struct NpuPlacementArguments {
   std::string width;
   bool json = false;
   std::size_t max_suggestions = 10;
-  std::vector<std::string> plan_tensors;  // --tensor specs: a plan (issue 16)
+  std::vector<std::string> plan_tensors;  // --tensor specs: a plan
   std::vector<std::string> plan_ops;
   int64_t max_listed = npu::PlanCheckOptions{}.max_listed;  // --max-overlaps
   CLI::Option* width_option = nullptr;

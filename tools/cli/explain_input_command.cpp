@@ -106,7 +106,7 @@ void run_copies(const std::string& argument, const std::string& text,
 
 void run_explain_input(const std::string& argument, const ExplainInputArguments& args,
                        const tpu::TpuTarget& target, bool json) {
-  if (!args.jax_layout.empty()) {  // issue 40: it was silently ignored
+  if (!args.jax_layout.empty()) {  // it was silently ignored
     throw Error(ErrorKind::kInvalid,
                 fmt::format("--jax-layout lays out a SHAPE; '{}' is a file, whose arrays carry "
                             "their own layouts",

@@ -1,4 +1,4 @@
-// `tessera mismatch [TEXT|FILE|-]`: layout-mismatch errors decoded (issue 43), a thin front end
+// `tessera mismatch [TEXT|FILE|-]`: layout-mismatch errors decoded, a thin front end
 // over tessera/inputs/layout_mismatch.h.
 #include <memory>
 #include <string>

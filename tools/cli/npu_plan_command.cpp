@@ -1,5 +1,5 @@
 // `tessera npu plan FILE [--json] [-o map.svg|map.html] [--check] [--max-overlaps N]`: a whole
-// local-memory plan (issue 16; --check and the bounded lists: issue 40).
+// local-memory plan, checked to the byte, every list bounded.
 // Thin: parsing in tessera/npu/local_plan.h, checks and reports in tessera/npu/plan_check.h,
 // the picture in tessera/render/npu_plan_picture.h.
 #include <fmt/format.h>

@@ -1,4 +1,4 @@
-// The progress line of long file conversions (issue 12): bytes done, rate and time left on
+// The progress line of long file conversions: bytes done, rate and time left on
 // stderr, redrawn in place a few times a second once a run has taken about a second (from the
 // start, and at the end, when forced with --progress).
 //   "  384.0 MiB / 1.0 GiB  1.9 GiB/s  0.3 s left"

@@ -1,4 +1,4 @@
-// Every byte the CLI prints goes through here, and every write is checked (issue 40: `explain >
+// Every byte the CLI prints goes through here, and every write is checked (`explain >
 // /dev/full` exited 0 having written nothing). A failed write is an Error(kIo), so the command
 // exits 2 with "error: cannot write standard output: No space left on device".
 #pragma once

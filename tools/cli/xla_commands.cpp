@@ -1,6 +1,6 @@
 // `tessera index`, `unindex`, `info`: the XLA tiled layout family. A shape keeps its literal
 // meaning unless --target or TESSERA_TARGET names a target; an untiled shape read literally gets
-// one more line saying what a TPU would take (issue 17).
+// one more line saying what a TPU would take.
 #include <fmt/format.h>
 
 #include <memory>

@@ -1,7 +1,7 @@
-"""Real TPU HLO modules for `tessera explain FILE --copies` (issue 43): compiles small JAX
+"""Real TPU HLO modules for `tessera explain FILE --copies`: compiles small JAX
 programs that make XLA copy or transpose (a transposed result, a weight used transposed,
 reshapes and concatenates across the tiled minor dimension, attention-style einsums) with the
-real TPU compiler, deviceless (issue 38: libtpu compiles for any generation on a CPU-only host),
+real TPU compiler, deviceless (libtpu compiles for any generation on a CPU-only host),
 and saves each optimized module (`compiled.as_text()`) under tests/inputs/fixtures/tpu_hlo/.
 
     TPU_ACCELERATOR_TYPE=v5litepod-4 /tmp/jaxenv/bin/python tools/tpu_oracle/hlo_programs.py
@@ -25,7 +25,7 @@ import jax  # noqa: E402
 import jax.numpy as jnp  # noqa: E402
 from jax.experimental import topologies  # noqa: E402
 
-# Topology names jax 0.10.2 / libtpu 0.0.42.1 accept (issue 38), by the file prefix used here.
+# Topology names jax 0.10.2 / libtpu 0.0.42.1 accept, by the file prefix used here.
 GENERATIONS = {"v2": "v2:2x2", "v4": "v4:2x2x1", "v5e": "v5e:2x2", "v6e": "v6e:2x2",
                "v7x": "tpu7x:2x2x1"}
 # The generations each program is compiled for (all would repeat the same copies).

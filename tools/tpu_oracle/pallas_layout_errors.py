@@ -1,4 +1,4 @@
-"""Real layout-mismatch errors of the TPU compiler for `tessera decode` fixtures (issue 43):
+"""Real layout-mismatch errors of the TPU compiler for `tessera decode` fixtures:
 compiles Pallas kernels deviceless whose operand Mosaic lays out with tiles while XLA leaves it
 untiled (a zero-element operand: XLA does not tile arrays without elements), and saves each
 error message under tests/inputs/fixtures/layout_errors/.

@@ -1,5 +1,5 @@
 """The rewrites a TPU expert tries for an array that wastes memory, compiled: what layout the
-compiler gives the array each one makes (issue 39). For every array of a seeded sample (device
+compiler gives the array each one makes. For every array of a seeded sample (device
 arrays, and arrays whose layout a program fixed, given as JAX major_to_minor), every rewrite of
 the kinds tessera's fixes offer, in the words tessera prints them:
 

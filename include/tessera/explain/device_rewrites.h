@@ -1,5 +1,5 @@
-// The rewrites a TPU expert tries first for an array that takes more memory than its data
-// (issue 39), each sized as today's compiler lays out the array it makes (XLA era 2026).
+// The rewrites a TPU expert tries first for an array that takes more memory than its data,
+// each sized as today's compiler lays out the array it makes (XLA era 2026).
 //
 // The result of x.reshape(...), jnp.transpose(x, ...) or jnp.packbits(x) is a new device array:
 // the compiler chooses its dimension order and tiles (tpu/compiler_model.h), so each offer's

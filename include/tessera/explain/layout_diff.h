@@ -1,4 +1,4 @@
-// `tessera diff A B` (issue 43): two layouts of one array side by side. Which elements stay and
+// `tessera diff A B`: two layouts of one array side by side. Which elements stay and
 // which move (moved_elements.h: exact, in closed form), a summary by tile, the bytes and padding
 // of each side, what differs in the notation, the relayout plan that turns A into B with its
 // kernels, and what that costs on this host.
@@ -34,7 +34,8 @@ inline constexpr int64_t kDiffWalkElements = int64_t{1} << 24;
 
 struct DiffOptions {
   // Tiles for an XLA side written without tiles, and for one written without any layout the
-  // order the compiler gives a device array (layout_for_target; kNone: the layouts as written).
+  // order the compiler gives a device array (layout_for_target; target none: the layouts as
+  // written).
   tpu::TpuTarget target = {};  // none by default: layouts as written
   // The array ("f32[8,256]") for JAX reprs when no side is an XLA shape or NPU operand.
   std::string shape = {};

@@ -1,4 +1,4 @@
-// The `pad` fix (issue 11): round one dim up to a multiple of 2, 8 or 128 when that is cheaper
+// The `pad` fix: round one dim up to a multiple of 2, 8 or 128 when that is cheaper
 // than the padding it removes.
 //
 // Why a pad alone almost never helps: a tiled array's size only grows with each dim (every tile
@@ -11,7 +11,7 @@
 // multiple of shards * tile makes the shards even, but each device still holds
 // ceil(dim / shards) rounded up to the tile, the same bytes as before. The one exception in the
 // TPU profile: a 16-bit second minor dim of 1 takes 4 rows on tpu-v2..v5p but a dim of 2 only 2
-// (issue 17), so bf16[1,1,100] padded to bf16[1,2,100] halves; hence the granule 2.
+// (public TPU OOM reports), so bf16[1,1,100] padded to bf16[1,2,100] halves; hence the granule 2.
 //
 // What a pad can do is make a reshape possible: the element count becomes a multiple of 128 (rows
 // of 128 lanes) or a dim a multiple of 8 (full sublanes) before a merge. The rule, per dim k of

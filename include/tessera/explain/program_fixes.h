@@ -1,6 +1,6 @@
 // Fixes a person can apply to their program, not permutations of one idea.
 //
-// Kinds (issue 11):
+// Kinds:
 //   reshape  merge a small minor dim into its neighbour, or give the array 128 lanes:
 //            s32[2048,1,128,128,4]{4,3,2,1,0:T(8,128)} (16 GiB) -> s32[2048,1,128,512], 512 MiB,
 //            change "x.reshape(2048, 1, 128, 512)", saving 15.5 GiB;

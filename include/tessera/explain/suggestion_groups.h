@@ -1,4 +1,4 @@
-// Equivalent alternatives as one suggestion (issue 11: "never ten lines that save the same bytes
+// Equivalent alternatives as one suggestion ("never ten lines that save the same bytes
 // the same way").
 //
 // Two suggestions are equivalent when they are of the same kind and give the same size: for the

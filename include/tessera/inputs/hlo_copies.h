@@ -1,4 +1,4 @@
-// The copies in an HLO module (issue 43, `tessera explain FILE --copies`): every instruction
+// The copies in an HLO module (`tessera explain FILE --copies`): every instruction
 // whose operand and result lay the data out differently, with the bytes it moves, largest
 // first, and the change in the program that removes it when one is known.
 //

@@ -1,5 +1,5 @@
 // HLO module text read into instructions: what each computes, from which operands, with which
-// attributes (issue 43: the copies in a module; input_arrays.h: the arrays in it).
+// attributes (the copies in a module; input_arrays.h: the arrays in it).
 //
 //   ENTRY %main.1 (x.1: f32[1024,384]) -> f32[384,1024] {
 //     %x.1 = f32[1024,384]{1,0:T(8,128)} parameter(0), metadata={op_name="x"}

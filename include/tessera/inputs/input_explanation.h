@@ -75,7 +75,7 @@ nlohmann::ordered_json input_explanation_json(const InputExplanation& e);
 
 // The same JSON text as input_explanation_json(e) with the keys of `extra` added, as dump(2)
 // prints it plus a line break, handed to `write` array by array: 100,000 arrays never form one
-// JSON tree (as one tree they took 1.7 GB; see docs/notes/2026-11-27-explain-at-scale.md).
+// JSON tree (as one tree they took most of the memory: docs/notes/2026-11-27-explain-at-scale.md).
 void write_input_explanation_json(const std::function<void(std::string_view)>& write,
                                   const InputExplanation& e, const nlohmann::ordered_json& extra);
 

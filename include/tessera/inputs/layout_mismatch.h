@@ -1,4 +1,4 @@
-// Layout-mismatch errors decoded (issue 43, `tessera mismatch`): the two layouts an XLA, Mosaic
+// Layout-mismatch errors decoded (`tessera mismatch`): the two layouts an XLA, Mosaic
 // or Pallas error names, what differs between them, what each costs, and what usually causes it.
 //
 //   "Failed to verify layout for Mosaic kernel operand 9: XLA layout ({0:S(1)}) does not match

@@ -1,4 +1,4 @@
-// Files that appear complete or not at all (issue 14 item 2): an output is written into an unnamed
+// Files that appear complete or not at all: an output is written into an unnamed
 // temporary file in the destination's directory (O_TMPFILE; a hidden ".NAME.tessera-*" file where
 // the file system lacks it), flushed with fsync (unless the caller settles for the page cache)
 // and renamed over the destination only on commit(). A failed, killed (even `kill -9`) or

@@ -1,4 +1,4 @@
-// An input file checked before it is read (issue 14 item 6): its size comes from fstat, so a file
+// An input file checked before it is read: its size comes from fstat, so a file
 // of the wrong size is refused without reading a byte, and anything whose size cannot be known
 // first (/dev/zero, a pipe, a directory) is refused, without blocking (tessera/regular_file.h). The
 // bytes are mapped read-only with MADV_SEQUENTIAL, so they cost page cache, not anonymous memory,

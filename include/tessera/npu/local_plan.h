@@ -1,5 +1,5 @@
 // A local-memory plan: one device and several tensors that share its local memory, plus the ops
-// that read and write them (issue 16). The plan is parsed from JSON; every text field goes through
+// that read and write them. The plan is parsed from JSON; every text field goes through
 // the NPU family's own parsers (npu_arguments.h), so a plan refuses what `tessera npu info`
 // refuses, with the tensor and field named in front of the same words.
 //

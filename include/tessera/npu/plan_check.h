@@ -1,4 +1,4 @@
-// Checking a local-memory plan exactly to the byte (issue 16), from the bytes each tensor really
+// Checking a local-memory plan exactly to the byte, from the bytes each tensor really
 // stores (byte_runs.h) rather than from address ranges:
 // - overlaps: two tensors storing a byte in common, with the NPUs and bytes they share and the
 //   element of each at the first colliding byte (nullopt: a 4N/2N/2IC dummy);
@@ -58,7 +58,7 @@ struct PlannedTensor {
 };
 
 // Two tensors that store bytes in common, over every NPU: one entry per pair, never one per NPU
-// (issue 40: 362 tensors at address 0 on 64 NPUs made 4.2 million NPU-level entries, 385 MB of
+// (362 tensors at address 0 on 64 NPUs made 4.2 million NPU-level entries, 385 MB of
 // JSON and an abort).
 struct PlanOverlap {
   std::string a, b;
@@ -135,7 +135,7 @@ inline constexpr int64_t kMaxListedFindings = 100000;
 // - the byte runs (byte_runs.h) of all tensors together: 16 bytes each;
 // - the runs walked comparing tensors whose stored bytes come near each other (runs that cannot
 //   meet are not walked): 362 tensors of 64 runs per NPU, all at address 0 on a BM1684, walk
-//   535 million and took 3.3 s; such a plan is refused as it reaches the bound (issue 40).
+//   535 million and took 3.3 s; such a plan is refused as it reaches the bound.
 inline constexpr int64_t kMaxPlanComparisons = int64_t{1} << 22;
 inline constexpr int64_t kMaxPlanByteRuns = int64_t{1} << 24;
 inline constexpr int64_t kMaxPlanRunSteps = PlanCheckOptions{}.max_run_steps;

@@ -1,4 +1,4 @@
-// Which elements a layout change moves (issue 43): an element stays when it sits at the same
+// Which elements a layout change moves: an element stays when it sits at the same
 // position in both buffers (the same byte, and the same bits of that byte for elements narrower
 // than a byte), and moves otherwise. A conversion done in place leaves the stayed ones alone.
 //

@@ -1,4 +1,4 @@
-// What a relayout costs on this host (issue 43): the bytes it reads and writes, and its time,
+// What a relayout costs on this host: the bytes it reads and writes, and its time,
 // measured by running the plan or estimated from this host's copy speed.
 //
 //   const RelayoutPlan p = plan(row_major, tiled, {});

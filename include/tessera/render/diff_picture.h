@@ -1,4 +1,4 @@
-// A picture of a layout diff (issue 43): the logical array drawn twice, as layout A and as layout
+// A picture of a layout diff: the logical array drawn twice, as layout A and as layout
 // B, each cell showing the element's offset in that layout, the elements that move filled in one
 // colour and the ones that stay in another, and each side's tiles framed.
 #pragma once

@@ -1,5 +1,5 @@
 // Pictures as notebook output (Jupyter's _repr_html_ / _repr_svg_): a fragment of a page that
-// holds other outputs, not a page of its own (issue 14 item 10: bf16[4096,4096] gave 3 MB with a
+// holds other outputs, not a page of its own (bf16[4096,4096] gave 3 MB with a
 // global body{} style and a fixed id="info", so two outputs cross-highlighted).
 #pragma once
 

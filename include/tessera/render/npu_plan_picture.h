@@ -1,4 +1,4 @@
-// One picture of a whole local-memory plan (issue 16): all of local memory, a column per NPU as
+// One picture of a whole local-memory plan: all of local memory, a column per NPU as
 // `draw npu` draws one tensor, a block row per `block_bytes` bytes of offset. Each block is
 // coloured by the tensor storing the most bytes in it, hatched in a tensor's colour when it
 // stores nothing there but lies inside its band (empty blocks), red where two tensors store the
@@ -7,7 +7,7 @@
 //
 // Example (X=4, S=1024): 256 rows of 4-byte blocks; on bm1684 (64 NPUs x 512 KiB) 256 rows of
 // 2 KiB blocks. At most kMaxPlanPictureNpus columns are drawn (the first NPUs; the subtitle says
-// so): 65536 NPUs made 16 million blocks and more than 2 GB before the bound (issue 40).
+// so): 65536 NPUs made 16 million blocks and more than 2 GB before the bound.
 #pragma once
 
 #include <cstdint>

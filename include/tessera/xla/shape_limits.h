@@ -1,6 +1,7 @@
 // The largest shapes tessera accepts: far above real accelerator shapes (XLA programs rarely go
 // past rank 8; TPU layouts nest at most 3 tile levels), low enough that every command, explain
-// included, answers in well under a second (issue 14 items 4 and 7: rank 600 took 60 s).
+// included, answers in well under a second (a rank-600 shape once took a minute:
+// tests/cli/test_hostile_cli.py::test_rank_and_tile_depth_have_documented_limits).
 #pragma once
 
 #include <cstddef>
