@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "tessera/error.h"
+#include "tessera/tpu/target_profile.h"
 #include "tessera/explain/layout_explanation.h"
 #include "tessera/explain/program_fixes.h"
 #include "tessera/explain/xla_sizes.h"

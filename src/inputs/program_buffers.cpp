@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "tessera/error.h"
+#include "tessera/tpu/target_profile.h"
 #include "tessera/xla/notation.h"
 #include "tessera/xla/tiled_layout.h"
 
