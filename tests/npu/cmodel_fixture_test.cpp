@@ -141,7 +141,7 @@ TEST_P(ChipFixture, EveryCopiedElementIsWhereTheCModelPutIt) {
     elements += static_cast<int64_t>(ours.size());
   }
   EXPECT_GT(cases, 60);
-  EXPECT_GT(elements, 10000);
+  EXPECT_GT(elements, 5000);  // the smallest chip, cv184x, has about 10,000
   std::cout << GetParam() << ": " << cases << " copies, " << elements << " elements compared\n";
 }
 

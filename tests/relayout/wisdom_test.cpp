@@ -233,12 +233,12 @@ TEST_F(WisdomTest, ImportMergesAndRefusesWhatIsNotWisdom) {
 // replaced.
 TEST_F(WisdomTest, SavingMergesWithTheFileAndKeepsEveryEntry) {
   const fs::path file = folder_ / "w.json";
-  nlohmann::json foreign = {
-      {"tessera_wisdom", 1},
-      {"hosts",
-       {{{"host", {{"model", "elsewhere"}}},
-         {"choices",
-          {{"transpose/4B/page/t1", {{"variant", "staged-nosuchtoken"}, {"measured", "x"}}}}}}}}};
+  nlohmann::json foreign = {{"tessera_wisdom", 1},
+                            {"hosts",
+                             {{{"host", {{"model", "elsewhere"}}},
+                               {"choices",
+                                {{"transpose/4B/page/memory/t1",
+                                  {{"variant", "staged-nosuchtoken"}, {"measured", "x"}}}}}}}}};
   write(file, foreign.dump());
   EXPECT_EQ(use_wisdom_file(file), 0);
   warnings_.clear();
@@ -251,7 +251,7 @@ TEST_F(WisdomTest, SavingMergesWithTheFileAndKeepsEveryEntry) {
   save_wisdom(file);
   const nlohmann::json saved = nlohmann::json::parse(read_text(file));
   ASSERT_EQ(saved["hosts"].size(), 3u) << saved.dump();
-  EXPECT_TRUE(saved["hosts"][0]["choices"].contains("transpose/4B/page/t1"));
+  EXPECT_TRUE(saved["hosts"][0]["choices"].contains("transpose/4B/page/memory/t1"));
   EXPECT_EQ(saved["hosts"][1], foreign["hosts"][0]);
   EXPECT_EQ(saved["hosts"][2]["host"]["model"], "third");
 

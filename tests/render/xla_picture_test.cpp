@@ -122,7 +122,9 @@ TEST(Pictures, UntiledScalarsVectorsAndPermutedLayouts) {
   EXPECT_EQ(scalar.grid.size(), 1u);
   const XlaPicture vector = picture_of("bf16[300]{0:T(256)(128)(2,1)}");
   EXPECT_EQ(vector.grid_rows, 1);
-  EXPECT_EQ(vector.memory.size(), 512u);
+  // The default window is the first 128 of 512 columns: memory drawn is the slots its elements
+  // span, whole tiles of 256 (the whole 512 with the whole grid as the window).
+  EXPECT_EQ(vector.memory.size(), 256u);
   const XlaPicture transposed = picture_of("f32[3,5]{0,1:T(2,2)}");
   EXPECT_EQ(transposed.grid_rows, 4);  // dim 0 (3) is the minor physical dim: padded to 4
   EXPECT_EQ(transposed.grid_cols, 6);
