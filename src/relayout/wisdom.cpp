@@ -116,13 +116,14 @@ struct Parsed {
 
 // Merges `from` into `into`, entry by entry: `from`'s win.
 void merge_kept(Kept& into, const Kept& from) {
-  for (const auto& [host, choices] : from) {
+  for (const auto& entry : from) {
+    const auto& host = entry.first;
     const auto same =
         std::find_if(into.begin(), into.end(), [&](const auto& o) { return o.first == host; });
     if (same == into.end()) {
-      into.emplace_back(host, choices);
+      into.push_back(entry);
     } else {
-      for (const auto& [key, value] : choices.items()) same->second[key] = value;
+      for (const auto& [key, value] : entry.second.items()) same->second[key] = value;
     }
   }
 }
