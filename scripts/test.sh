@@ -9,7 +9,18 @@ python=$(command -v python3)
 jobs=$(nproc)
 fuzz_seconds=${TESSERA_FUZZ_SECONDS:-60}
 # Each stage's header carries the time since the start, so a CI log shows where the minutes go.
-stage() { printf '=== [%d:%02d] %s ===\n' $((SECONDS / 60)) $((SECONDS % 60)) "$*"; }
+# On exit, pass or fail, the stages' start times are repeated: a log's tail is all some CI shows.
+stages=()
+stage() {
+  stages+=("$(printf '[%d:%02d] %s' $((SECONDS / 60)) $((SECONDS % 60)) "$*")")
+  printf '=== %s ===\n' "${stages[-1]}"
+}
+stage_summary() {
+  printf 'stages started at (minutes since the start):\n'
+  printf '  %s\n' "${stages[@]}"
+  printf '  [%d:%02d] exit\n' $((SECONDS / 60)) $((SECONDS % 60))
+}
+trap stage_summary EXIT
 
 # The wheel below compiles the library and CLI sources this build compiles, with the same flags.
 # Through ccache they are compiled once: depend mode (no extra preprocessor run on a miss), paths
@@ -45,7 +56,7 @@ if [ "$(uname -m)" = x86_64 ]; then
   stage "AVX-512 stage started in the background (output in $avx512_log, shown at the end)"
   setsid bash scripts/test_avx512.sh >"$avx512_log" 2>&1 &
   avx512_pid=$!
-  trap 'kill -- -"$avx512_pid" 2>/dev/null || true' EXIT
+  trap 'kill -- -"$avx512_pid" 2>/dev/null || true; stage_summary' EXIT
 fi
 
 stage "Python package: pip wheel ., installed in a fresh venv; its tests (XLA oracle included)"
@@ -68,7 +79,7 @@ wheel_settings=(-C build-dir=build/wheel -C cmake.define.TESSERA_WERROR=ON
 build/python-venv/bin/python -m pip install -q --disable-pip-version-check build/wheelhouse/tessera-*.whl
 # tests/docs: every example of README.md and docs/ runs as shown, --json outputs match their schemas,
 # the generated reference pages are up to date, and no file points outside the repository.
-(cd build && TESSERA_CLI="$PWD/release/tessera" python-venv/bin/python -m pytest -q ../tests/python ../tests/docs)
+(cd build && TESSERA_CLI="$PWD/release/tessera" python-venv/bin/python -m pytest -q --durations=8 ../tests/python ../tests/docs)
 version=$(cd build && python-venv/bin/python -c 'import tessera; print(tessera.__version__)')
 test "$(build/python-venv/bin/tessera --version)" = "tessera $version"
 test "$(build/python-venv/bin/python -m tessera --version)" = "tessera $version"
@@ -138,7 +149,7 @@ stage "AVX-512: the relayout tests with AVX3 code required (natively, or on an e
 if [ -n "$avx512_pid" ]; then
   avx512_status=0
   wait "$avx512_pid" || avx512_status=$?
-  trap - EXIT
+  trap stage_summary EXIT
   cat "$avx512_log"
   if ((avx512_status != 0)); then
     echo "the AVX-512 stage failed (exit status $avx512_status)"

@@ -199,6 +199,9 @@ def test_the_wisdom_warning_is_a_warning_like_any_other(tessera, tmp_path):
     assert "bad\\u001b[31m.json" in err, err
 
 
+@pytest.mark.skipif(bool(os.environ.get("TESSERA_SANITIZED")),
+                    reason="ASan needs more address space than the 1 GiB limit that refuses the "
+                    "threads; without it 1024 sanitized threads start and tune runs out of time")
 def test_threads_the_system_refuses_are_an_error(tessera, tmp_path):
     status, _, err = replay(tessera, "tune", "--wisdom", tmp_path / "w.json", "--class",
                             "transpose", "--threads", "1024", "--seconds", "1", "--quiet",
