@@ -4,6 +4,8 @@
 // pages released after each group, what the CLI does) or read with pread into a bounded window
 // of 40 MiB of reused pages. Both write into one pre-faulted buffer, so only the input differs;
 // BM_FileRead/<size> is the floor: pread of the whole file through the same window, no work.
+// BM_FileConvert/<size> is the whole of `tessera convert` (relayout::FileConversion: the input
+// mapped, the output written into a temporary file and renamed, in the page cache).
 //
 //   tessera_bench --benchmark_filter='^BM_File' --benchmark_enable_random_interleaving=true
 //     --benchmark_repetitions=5   (one command line)
@@ -27,6 +29,7 @@
 
 #include "bench_support.h"
 #include "tessera/io/input_file.h"
+#include "tessera/relayout/file_conversion.h"
 #include "tessera/relayout/layout_operand.h"
 #include "tessera/relayout/relayout_plan.h"
 
@@ -34,7 +37,7 @@ namespace {
 
 namespace relayout = tessera::relayout;
 
-constexpr int64_t kGroupBytes = int64_t{32} << 20;   // as tools/cli/convert_command.cpp
+constexpr int64_t kGroupBytes = relayout::kFileGroupBytes;
 constexpr int64_t kWindowBytes = int64_t{40} << 20;  // a group plus its last piece, rounded up
 
 using tessera::bench::bench_threads;
@@ -99,19 +102,16 @@ FileData& data_for(const FileCase& c) {
   return *slot;
 }
 
-// Calls run(first, end, source_begin, source_end) for each group of pieces. For a row-major
-// source and T(8,128) (N a multiple of 128), the pieces are bands of whole tile rows in order,
-// and a band of the destination reads exactly the same bytes of the source.
+// Calls run(first, end, source_begin, source_end) for each group of pieces, as file conversions
+// group them. For a row-major source and T(8,128) (N a multiple of 128), the pieces are bands of
+// whole tile rows in order, and a band of the destination reads exactly the same bytes of the
+// source.
 template <class F>
 void for_each_group(const relayout::RelayoutPlan& plan, F&& run) {
   int64_t done = 0;
-  for (int64_t first = 0; first < plan.piece_count();) {
-    int64_t end = first;
-    int64_t group = 0;
-    while (end < plan.piece_count() && group < kGroupBytes) group += plan.piece_bytes(end++);
-    run(first, end, done, done + group);
-    done += group;
-    first = end;
+  for (const relayout::PieceGroup& group : relayout::piece_groups(plan, kGroupBytes)) {
+    run(group.first, group.end, done, done + group.bytes);
+    done += group.bytes;
   }
 }
 
@@ -216,6 +216,22 @@ void BM_FileRead(benchmark::State& state, const FileCase* c) {
   report(state, data.bytes, start);
 }
 
+void BM_FileConvert(benchmark::State& state, const FileCase* c) {
+  FileData& data = data_for(*c);
+  relayout::FileConversionOptions options;
+  options.from = data.from.text;
+  options.to = data.to.text;
+  options.relayout.threads = bench_threads();
+  const std::string output = data.path + ".converted";
+  const auto start = std::chrono::steady_clock::now();
+  for (auto _ : state) {
+    relayout::FileConversion conversion(data.path, output, options);
+    conversion.write();
+  }
+  report(state, data.bytes, start);
+  ::unlink(output.c_str());
+}
+
 const bool registered = [] {
   for (const FileCase& c : kFileCases) {
     const std::string name = c.name;
@@ -223,6 +239,9 @@ const bool registered = [] {
         ->Unit(benchmark::kMillisecond)
         ->UseRealTime();
     benchmark::RegisterBenchmark(("BM_FilePread/" + name).c_str(), BM_FilePread, &c)
+        ->Unit(benchmark::kMillisecond)
+        ->UseRealTime();
+    benchmark::RegisterBenchmark(("BM_FileConvert/" + name).c_str(), BM_FileConvert, &c)
         ->Unit(benchmark::kMillisecond)
         ->UseRealTime();
     benchmark::RegisterBenchmark(("BM_FileRead/" + name).c_str(), BM_FileRead, &c)

@@ -25,6 +25,8 @@ void bind_inputs(nanobind::module_& module);
 void bind_diff(nanobind::module_& module);
 // tessera.Relayout (the relayout engine's plans) and output buffers.
 void bind_relayout(nanobind::module_& module);
+// tessera.convert_file, a file into another file (file_conversion_bindings.cpp).
+void bind_file_conversion(nanobind::module_& module);
 // tessera.tune() and the wisdom functions (planner_bindings.cpp).
 void bind_planner(nanobind::module_& module);
 // tessera.npu: Device, Tensor, Matrix, best_w.

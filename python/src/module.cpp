@@ -12,6 +12,7 @@ NB_MODULE(_tessera, module) {
   tessera::python::bind_layout(module);
   tessera::python::bind_npu(module);
   tessera::python::bind_relayout(module);
+  tessera::python::bind_file_conversion(module);
   tessera::python::bind_planner(module);
   tessera::python::bind_explain(module);
   tessera::python::bind_inputs(module);

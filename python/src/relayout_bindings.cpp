@@ -15,6 +15,7 @@
 #include "tessera/element_type.h"
 #include "tessera/error.h"
 #include "tessera/index_map.h"
+#include "tessera/relayout/file_conversion.h"
 #include "tessera/relayout/fill_value.h"
 #include "tessera/relayout/planner.h"
 #include "tessera/relayout/relayout_plan.h"
@@ -28,9 +29,6 @@ namespace {
 using ReadBuffer = nb::ndarray<const uint8_t, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
 using WriteBuffer = nb::ndarray<uint8_t, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
 
-// Pieces are run in groups of about this many destination bytes between progress calls.
-constexpr int64_t kProgressGroupBytes = int64_t{32} << 20;
-
 void execute_pieces(const relayout::RelayoutPlan& plan, ReadBuffer source, WriteBuffer destination,
                     int64_t first, int64_t end) {
   const std::span<const std::byte> from(reinterpret_cast<const std::byte*>(source.data()),
@@ -41,7 +39,8 @@ void execute_pieces(const relayout::RelayoutPlan& plan, ReadBuffer source, Write
   plan.execute_pieces(from, to, first, end);
 }
 
-// progress(done_bytes, total_bytes) is called with the GIL held between groups of pieces; an
+// progress(done_bytes, total_bytes) is called with the GIL held between groups of pieces (as a
+// file conversion groups them); an
 // exception it raises stops the conversion (the destination is then partly written).
 void execute(const relayout::RelayoutPlan& plan, ReadBuffer source, WriteBuffer destination,
              nb::object progress) {
@@ -51,15 +50,11 @@ void execute(const relayout::RelayoutPlan& plan, ReadBuffer source, WriteBuffer 
   }
   const int64_t total = plan.destination_bytes();
   int64_t done = 0;
-  for (int64_t first = 0; first < plan.piece_count();) {
-    int64_t end = first;
-    int64_t group = 0;
-    while (end < plan.piece_count() && group < kProgressGroupBytes)
-      group += plan.piece_bytes(end++);
-    execute_pieces(plan, source, destination, first, end);
-    done = std::min(done + group, total);
-    progress(end == plan.piece_count() ? total : done, total);
-    first = end;
+  for (const relayout::PieceGroup& group :
+       relayout::piece_groups(plan, relayout::kFileGroupBytes)) {
+    execute_pieces(plan, source, destination, group.first, group.end);
+    done = std::min(done + group.bytes, total);
+    progress(group.end == plan.piece_count() ? total : done, total);
   }
 }
 

@@ -12,7 +12,7 @@
 
 The work is done by the C++ library (the same one the `tessera` CLI uses): Layout and IndexMap
 (XLA notation, index maps), to_physical / from_physical / convert / Relayout (the relayout
-engine), tune / export_wisdom / import_wisdom (the engine's kernel choices measured on this host),
+engine), convert_file (files, as `tessera convert`), tune / export_wisdom / import_wisdom (the engine's kernel choices measured on this host),
 explain / tpu_layout and Layout.to_svg (reports and pictures), diff (two layouts of one array
 compared), layout_mismatches (layout errors decoded), tessera.npu (NPU local memory). Errors are
 tessera.Error subclasses, themselves ValueErrors, with the CLI's messages.
@@ -21,7 +21,7 @@ tessera.Error subclasses, themselves ValueErrors, with the CLI's messages.
 from __future__ import annotations
 
 from . import npu
-from ._conversion import convert, from_physical, to_physical
+from ._conversion import convert, convert_file, from_physical, to_physical
 from ._dtypes import numpy_dtype, xla_element_type
 from ._explain import diff, explain, explain_input, tpu_layout
 from ._tessera import (
@@ -71,6 +71,7 @@ __all__ = [
     "StridedArray",
     "UnsupportedError",
     "convert",
+    "convert_file",
     "default_wisdom_path",
     "diff",
     "empty_bytes",

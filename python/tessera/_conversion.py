@@ -8,6 +8,7 @@ a StridedArray that the engine reads or writes in place. The data is read once a
 
 from __future__ import annotations
 
+import os
 import threading
 from collections import OrderedDict
 from typing import Any, Callable, NamedTuple, Optional, Union
@@ -388,3 +389,39 @@ def convert(
         _prefill(result, destination.index_map, fill_bits)
     plan.execute(raw, result, progress=progress)
     return result if out is None else out
+
+
+def convert_file(
+    input: Union[str, "os.PathLike[str]"],
+    output: Union[str, "os.PathLike[str]"],
+    source: Optional[LayoutLike] = None,
+    destination: Optional[LayoutLike] = None,
+    *,
+    target: Optional[str] = None,
+    fill: Any = None,
+    keep_padding: bool = False,
+    overwrite: bool = False,
+    threads: int = 0,
+    planner: str = "estimate",
+    variant: Optional[str] = None,
+    durable: bool = False,
+    progress: Optional[Callable[[int, int], None]] = None,
+) -> str:
+    """The file `input` converted into `output`, exactly as `tessera convert --from SOURCE --to
+    DESTINATION IN OUT` converts it (the same library code, the same errors): raw files hold a
+    layout's physical bytes, .npy files the logical array (its layout may then be omitted).
+    Layouts: a tessera.Layout or its text, or an NPU operand 'npu:DEVICE:N,C,H,W:DTYPE:ADDRESS'.
+    target: tiles for a raw side's shape written without tiles (default TESSERA_TARGET, else the
+    layouts as written). fill: the padding's value (1.5, -1, True, or raw bits '0x7fc00000').
+    The output is written into a temporary file and renamed into place only on success; durable:
+    return only once it is on disk. progress: optional callable(done_bytes, total_bytes).
+    Returns the destination layout actually written (a target's tiles filled in): the text that
+    reads `output` back as a raw file."""
+    def text(layout: Optional[LayoutLike]) -> str:
+        return "" if layout is None else str(layout)
+
+    fill_text = "" if fill is None else ("true" if fill is True else "false" if fill is False else str(fill))
+    return _tessera.convert_file(os.fspath(input), os.fspath(output), text(source), text(destination),
+                                 target=target, fill=fill_text, keep_padding=keep_padding,
+                                 overwrite=overwrite, threads=threads, planner=planner,
+                                 variant=variant or "", durable=durable, progress=progress)

@@ -163,3 +163,36 @@ def test_plan_json_number_too_large_is_refused_alike(tmp_path):
     assert "not valid JSON" in str(caught.value)
     # A path goes through the CLI's own reader, prefix and all.
     assert result.returncode == 2 and result.stderr == f"error: {caught.value}\n"
+
+
+def test_convert_file_writes_what_the_cli_writes(tmp_path):
+    rng = np.random.default_rng()
+    array = rng.standard_normal((37, 200)).astype(np.float32)
+    np.save(tmp_path / "x.npy", array)
+    tiled = "f32[37,200]{1,0:T(8,128)}"
+    assert tessera.convert_file(tmp_path / "x.npy", tmp_path / "py.tpu", destination=tiled, fill=1.5) == tiled
+    result = cli("convert", "--to", tiled, "--fill", "1.5", str(tmp_path / "x.npy"), str(tmp_path / "cli.tpu"))
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "py.tpu").read_bytes() == (tmp_path / "cli.tpu").read_bytes()
+    # And back, into a .npy file: the same array.
+    seen = []
+    tessera.convert_file(tmp_path / "py.tpu", tmp_path / "back.npy", tiled,
+                         progress=lambda done, total: seen.append((done, total)))
+    np.testing.assert_array_equal(np.load(tmp_path / "back.npy"), array)
+    assert seen[-1] == (37 * 200 * 4, 37 * 200 * 4)
+
+
+@pytest.mark.parametrize("source, destination, size", [
+    ("f32[5,5]{1,0}", "f32[5,5]{0,1}", 99),          # the wrong size
+    ("f32[5,5]{1,0}", "s32[5,5]{1,0}", 100),         # another element type
+    ("", "f32[5,5]{0,1}", 100),                      # a raw file without its layout
+])
+def test_convert_file_refuses_with_the_cli_words(tmp_path, source, destination, size):
+    (tmp_path / "in.raw").write_bytes(bytes(size))
+    args = ["convert", "--to", destination, str(tmp_path / "in.raw"), str(tmp_path / "out.raw")]
+    result = cli(args[0], *(["--from", source] if source else []), *args[1:])
+    assert result.returncode == 2
+    with pytest.raises(tessera.Error) as caught:
+        tessera.convert_file(tmp_path / "in.raw", tmp_path / "out.raw", source or None, destination)
+    assert result.stderr == f"error: {caught.value}\n"
+    assert not (tmp_path / "out.raw").exists()
