@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 bash scripts/install_dependencies.sh
 python=$(command -v python3)
 jobs=$(nproc)
-fuzz_seconds=${TESSERA_FUZZ_SECONDS:-60}
+fuzz_seconds=${TESSERA_FUZZ_SECONDS:-40}
 # Each stage's header carries the time since the start, so a CI log shows where the minutes go.
 # On exit, pass or fail, the stages' start times are repeated: a log's tail is all some CI shows.
 stages=()

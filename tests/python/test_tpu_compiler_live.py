@@ -146,7 +146,10 @@ def test_fixes_are_what_the_compiler_makes_of_their_change(compiler):
     seed = _seed() + 2
     print(f"TESSERA_ORACLE_SEED={seed - 2}")
     rng = random.Random(seed)
-    for _ in range(16):
+    # Each change is a compile (about half a second): six arrays a run, every fix of each and a
+    # sample of the expert's rewrites, keep this test near a minute; fresh arrays every run cover
+    # the rest over time.
+    for _ in range(6):
         dtype, dims, order = _small_array(rng)
         text = f"{dtype}[{','.join(map(str, dims))}]"
         if order is not None:
@@ -154,6 +157,7 @@ def test_fixes_are_what_the_compiler_makes_of_their_change(compiler):
         report = tessera.explain(text, target="tpu-v5e", max_suggestions=1000)
         fixes = report["fixes"]
         expert = _expert_rewrites(dtype, dims, list(reversed(report["minor_to_major"])))
+        expert = rng.sample(expert, min(len(expert), 12))
         answer = compiler.rewrite_layouts(dtype, dims, [f["change"] for f in fixes] + expert,
                                           "tpu-v5e", order)
         where = f"seed {seed - 2}: {text}"
