@@ -46,6 +46,16 @@ cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release -DTESSERA_WERROR
 cmake --build build/release
 ctest --test-dir build/release --output-on-failure -j "$jobs"
 
+stage "extension checklists: a made-up TPU generation and NPU chip, answered by every command"
+# CONTRIBUTING.md's checklists, exercised: only the two tables' sources differ from the release
+# build, so with ccache the rest of this build is the release build's objects again.
+cmake -S . -B build/extension -G Ninja -DCMAKE_BUILD_TYPE=Release -DTESSERA_WERROR=ON \
+  -DTESSERA_TEST_TPU_GENERATION=ON -DTESSERA_TEST_NPU_CHIP=ON -DTESSERA_BUILD_TESTS=OFF \
+  -DTESSERA_BUILD_BENCHMARKS=OFF "${launcher[@]}" >/dev/null
+cmake --build build/extension --target tessera_cli
+"$python" -m pytest -q -p no:cacheprovider tests/cli/test_extension_checklist.py \
+  --tessera=build/extension/tessera
+
 # The AVX-512 stage needs only the release build's tests. Without AVX-512 it runs them in Bochs,
 # which interprets on one core for ~19 minutes; started here, that overlaps the stages below
 # instead of adding to them (CI on a 2-core AVX2 host: 62 minutes with it last). Its own session,
