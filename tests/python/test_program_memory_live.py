@@ -77,7 +77,6 @@ def test_memory_analysis_equals_the_compiler_on_fresh_random_programs(compiler):
     print(f"TESSERA_ORACLE_SEED={seed}")
     rng = random.Random(seed)
     failures = []
-    known_gaps = []
     for _ in range(8):
         kind, source, arguments, donate = _random_program(rng)
         for target in rng.sample(TARGETS, 2):
@@ -91,13 +90,7 @@ def test_memory_analysis_equals_the_compiler_on_fresh_random_programs(compiler):
                     failures.append(f"{label}: {key} tessera {ours[key]}, compiler {compiled[key]}")
             peak = _peak(compiled)
             if abs(ours["peak_bytes"] - peak) > 0.01 * peak:
-                # A scan's while loop: some compiles report temporaries that no instruction of the
-                # module text shows (the open gap in docs/notes/2026-11-27-program-memory.md);
-                # its argument, output and alias bytes are still checked exactly above.
-                gaps = known_gaps if kind == "scan" else failures
-                gaps.append(f"{label}: peak tessera {ours['peak_bytes']}, compiler {peak}")
-    if known_gaps:
-        print("known gap (scan temporaries):\n" + "\n".join(known_gaps))
+                failures.append(f"{label}: peak tessera {ours['peak_bytes']}, compiler {peak}")
     assert not failures, f"seed {seed}:\n" + "\n".join(failures)
 
 
