@@ -87,6 +87,9 @@ class Scheduler {
       for (const auto& [index, buffer] : values_[root->second]) {
         ProgramBuffer& b = buffers_[find(buffer)];
         if (b.kind != BufferKind::kParameter) b.kind = BufferKind::kOutput;
+        for (const OutputAlias& alias : header_.aliases) {
+          if (alias.output_index == index) b.donated = true;
+        }
         b.last_use = end;
         if (output_roots_.insert(find(buffer)).second && b.memory_space >= 0 &&
             b.memory_space < 8) {

@@ -166,6 +166,7 @@ nlohmann::ordered_json program_memory_json(const ProgramMemory& m) {
     nlohmann::ordered_json item = {{"memory_space", s.memory_space},
                                    {"name", space_name(s.memory_space)}};
     add_figures(item, s.figures);
+    if (s.allocated_bytes >= 0) item["allocated_bytes"] = s.allocated_bytes;
     spaces.push_back(std::move(item));
   }
   out["memory_spaces"] = std::move(spaces);
