@@ -13,6 +13,7 @@
 #include "tessera/inputs/input_arrays.h"
 #include "tessera/inputs/program_memory.h"
 #include "tessera/utf8_text.h"
+#include "text_lines.h"
 
 namespace tessera::inputs {
 namespace {
@@ -157,14 +158,7 @@ std::map<int64_t, int64_t> memory_usage_report_totals(std::string_view text) {
   // "Memory Space: default (color=0)" then "Total bytes: 286720 (280.0KiB)".
   std::map<int64_t, int64_t> totals;
   int64_t color = -1;
-  int64_t line_number = 0;
-  std::size_t begin = 0;
-  while (begin < text.size()) {
-    std::size_t end = text.find('\n', begin);
-    if (end == std::string_view::npos) end = text.size();
-    const std::string_view line = text.substr(begin, end - begin);
-    begin = end + 1;
-    ++line_number;
+  for_each_numbered_line(text, [&](std::string_view line, int64_t line_number) {
     if (line.starts_with("Memory Space: ")) {
       const std::size_t at = line.find("(color=");
       color = at == std::string_view::npos ? -1 : leading_number(line.substr(at + 7));
@@ -173,7 +167,7 @@ std::map<int64_t, int64_t> memory_usage_report_totals(std::string_view text) {
                     fmt::format("memory-usage report line {}: a memory space without its color",
                                 line_number));
       }
-      continue;
+      return;
     }
     if (line.starts_with("Total bytes: ") && color >= 0) {
       const int64_t total = leading_number(line.substr(13));
@@ -185,7 +179,7 @@ std::map<int64_t, int64_t> memory_usage_report_totals(std::string_view text) {
       totals[color] = total;
       color = -1;
     }
-  }
+  });
   if (totals.empty()) {
     throw Error(ErrorKind::kInvalid, "the memory-usage report gives no memory space's total");
   }
