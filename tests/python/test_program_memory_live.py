@@ -247,3 +247,21 @@ def test_every_fix_offered_lowers_the_compiled_peak_by_what_it_claims(compiler):
                                 "raised the compiled peak")
     print(f"{made} fixes recompiled")
     assert not failures, f"seed {seed - 3}:\n" + "\n".join(failures)
+
+
+def test_a_64_bit_scan_index_costs_temporaries_that_no_module_shows(compiler):
+    """The rule the design page states (docs/notes/2026-11-27-program-memory.md): traced with
+    jax_enable_x64, a scan that stacks outputs reports temporaries its module does not hold;
+    traced as JAX does by default, none, and tessera's peak is the compiler's. Fails when a libtpu
+    changes either, so that the page is rewritten."""
+    source = "def f(ws, x):\n    return lax.scan(lambda h, w: (jnp.tanh(h @ w), h.sum()), x, ws)\n"
+    arguments = [("f32", [2, 128, 128]), ("f32", [64, 128])]
+    default = compiler.program_memory(source, arguments, "tpu-v4")
+    wide = compiler.program_memory(source, arguments, "tpu-v4", x64=True)
+    ours = tessera.explain_input(wide["hlo"], target="tpu-v4")["memory_analysis"]
+    assert default["memory_analysis"]["temp_size_in_bytes"] == 0
+    peak = _peak(default["memory_analysis"])
+    assert abs(tessera.explain_input(default["hlo"], target="tpu-v4")["memory_analysis"]["peak_bytes"]
+               - peak) <= 0.01 * peak
+    assert wide["memory_analysis"]["temp_size_in_bytes"] == 194_048
+    assert ours["temp_size_in_bytes"] < 2_048, ours["temp_size_in_bytes"]
