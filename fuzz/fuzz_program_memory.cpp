@@ -1,6 +1,7 @@
 // Fuzzes program memory: the module header and stack frames, the buffers and live ranges of any
-// module text, and the compiler's buffer-assignment reader. Any text must be read without a
-// crash; a buffer assignment it cannot read is an Error, nothing else escapes.
+// module text, and the readers of the compiler's buffer assignment and memory-usage report. Any
+// text must be read without a crash; a file of the compiler's it cannot read is an Error, nothing
+// else escapes.
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -8,6 +9,7 @@
 #include "tessera/error.h"
 #include "tessera/inputs/hlo_instructions.h"
 #include "tessera/inputs/program_memory.h"
+#include "tessera/inputs/xla_dump_files.h"
 #include "tessera/tpu/target.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
@@ -25,6 +27,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
   program_memory_json(memory).dump();
   try {
     program_memory_json(program_memory_from_buffer_assignment(text)).dump();
+  } catch (const tessera::Error&) {
+  }
+  try {
+    for (const auto& [space, total] : memory_usage_report_totals(text)) {
+      if (space < 0 || total < 0) __builtin_trap();
+    }
   } catch (const tessera::Error&) {
   }
   return 0;

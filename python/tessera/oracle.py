@@ -179,12 +179,19 @@ class _Compiler:
         """Compiles the function `f` that request["source"] defines (with jax, jnp and lax in
         scope) for arguments [[dtype, dims], ...], donating the argument numbers in "donate":
         the optimized module and memory_analysis(), or {"error": ...} with the compiler's
-        message (RESOURCE_EXHAUSTED for a program that does not fit)."""
+        message (RESOURCE_EXHAUSTED for a program that does not fit).
+
+        The program is traced as JAX traces it by default, with 32-bit integers, unless the
+        request says "x64": true. The child keeps jax_enable_x64 on for its arrays, and under it
+        a loop's 64-bit index makes libtpu count temporaries that neither the module nor its
+        buffer assignment shows (docs/notes/2026-11-27-program-memory.md)."""
         import jax.numpy as jnp
         scope = {"jax": self.jax, "jnp": jnp, "lax": self.jax.lax}
         exec(request["source"], scope)  # noqa: S102 - the caller's own test programs
-        structs = self.structs([(t, d) for t, d in request["arguments"]], request.get("target", "tpu-v5e"))
-        compiled = self.jax.jit(scope["f"], donate_argnums=tuple(request.get("donate", ()))).lower(*structs).compile()
+        with self.jax.enable_x64(bool(request.get("x64", False))):
+            structs = self.structs([(t, d) for t, d in request["arguments"]], request.get("target", "tpu-v5e"))
+            jitted = self.jax.jit(scope["f"], donate_argnums=tuple(request.get("donate", ())))
+            compiled = jitted.lower(*structs).compile()
         m = compiled.memory_analysis()
         keys = ("argument_size_in_bytes", "output_size_in_bytes", "alias_size_in_bytes", "temp_size_in_bytes")
         return {"hlo": compiled.as_text(), "memory_analysis": {k: int(getattr(m, k)) for k in keys}}
@@ -339,11 +346,12 @@ class Oracle:
 
 
     def program_memory(self, source: str, arguments: Sequence[tuple[str, Sequence[int]]],
-                       target: str = "tpu-v5e", donate: Sequence[int] = ()) -> dict:
-        """Compiles the function `f` defined by `source` for `arguments` ([(dtype, dims), ...]):
+                       target: str = "tpu-v5e", donate: Sequence[int] = (), x64: bool = False) -> dict:
+        """Compiles the function `f` defined by `source` for `arguments` ([(dtype, dims), ...]),
+        traced with 32-bit integers as JAX does by default (x64=True: with jax_enable_x64):
         {"hlo": the optimized module, "memory_analysis": JAX's four figures}, or {"error": ...}."""
         request = {"source": source, "arguments": [[str(t), [int(d) for d in dims]] for t, dims in arguments],
-                   "target": target, "donate": [int(d) for d in donate]}
+                   "target": target, "donate": [int(d) for d in donate], "x64": bool(x64)}
         answer = self._ask(request)
         return answer if answer is not None else {"error": "the compiler aborted (libtpu crashed)"}
 

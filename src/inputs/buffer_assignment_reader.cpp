@@ -19,6 +19,7 @@
 #include "tessera/error.h"
 #include "tessera/inputs/input_arrays.h"
 #include "tessera/inputs/program_memory.h"
+#include "text_lines.h"
 
 namespace tessera::inputs {
 namespace {
@@ -57,14 +58,7 @@ ProgramMemory program_memory_from_buffer_assignment(std::string_view text) {
                 "not a buffer assignment: its first line is not 'BufferAssignment:'");
   }
   std::vector<Allocation> allocations;
-  int64_t line_number = 0;
-  std::size_t begin = 0;
-  while (begin < text.size()) {
-    std::size_t end = text.find('\n', begin);
-    if (end == std::string_view::npos) end = text.size();
-    const std::string_view line = text.substr(begin, end - begin);
-    begin = end + 1;
-    ++line_number;
+  for_each_numbered_line(text, [&](std::string_view line, int64_t line_number) {
     if (line.starts_with("allocation ")) {
       Allocation a;
       a.size = number_after(line, ": size ");
@@ -81,16 +75,16 @@ ProgramMemory program_memory_from_buffer_assignment(std::string_view text) {
       a.other = line.find("thread-local") != std::string_view::npos ||
                 line.find(", constant") != std::string_view::npos;
       allocations.push_back(std::move(a));
-      continue;
+      return;
     }
-    if (!line.starts_with(" value: <") || allocations.empty()) continue;
+    if (!line.starts_with(" value: <") || allocations.empty()) return;
     // " value: <116 params__w2__.1 @0> (size=2097152,offset=0): f32[1024,512]{1,0:T(8,128)}"
     const std::size_t name_begin = line.find(' ', 9);
     const std::size_t name_end = line.find(" @", name_begin);
     const std::size_t shape_at = line.find("): ");
     if (name_begin == std::string_view::npos || name_end == std::string_view::npos ||
         shape_at == std::string_view::npos) {
-      continue;
+      return;
     }
     Allocation& a = allocations.back();
     ProgramBuffer b;
@@ -101,12 +95,12 @@ ProgramMemory program_memory_from_buffer_assignment(std::string_view text) {
     b.kind = a.parameter ? BufferKind::kParameter
              : a.output  ? BufferKind::kOutput
                          : BufferKind::kTemporary;
-    if (b.layout.starts_with("(")) continue;  // a tuple's index table
+    if (b.layout.starts_with("(")) return;  // a tuple's index table
     if (a.preallocated) {
       a.packed_end = std::max(a.packed_end, number_after(line, ",offset=") + b.size_bytes);
     }
     a.values.push_back(std::move(b));
-  }
+  });
   if (allocations.empty()) {
     throw Error(ErrorKind::kInvalid, "the buffer assignment lists no allocation");
   }

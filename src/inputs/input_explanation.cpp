@@ -130,10 +130,12 @@ std::string out_of_memory_text(const InputExplanation& e) {
     // (tests/inputs/fixtures/libtpu_oom_after_optimizations.hlo is one).
     out +=
         "the message names no arrays (today's compiler prints only the total). To see what "
-        "fills HBM at the peak, run the program with XLA_FLAGS=--xla_dump_to=DIR and explain "
-        "DIR/module_*.after_optimizations.txt: the compiler writes it even when it runs out of "
-        "memory, and tessera reads the compiler's own figures from the "
-        "module_*.after_optimizations-buffer-assignment.txt beside it.\n";
+        "fills HBM at the peak, run the program with XLA_FLAGS=--xla_dump_to=DIR and run "
+        "'tessera explain DIR': it reads the largest program's "
+        "module_*.after_optimizations.txt with the compiler's own "
+        "module_*.after_optimizations-buffer-assignment.txt and "
+        "module_*.after_optimizations-memory-usage-report.txt beside it (or name those three "
+        "files), which the compiler writes even when it runs out of memory.\n";
   }
   return out;
 }

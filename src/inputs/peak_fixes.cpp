@@ -2,15 +2,16 @@
 // change a user can make and at most the bytes it takes off the peak (docs/howto/
 // explain-oom-report.md).
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 
 #include "tessera/error.h"
-#include "tessera/tpu/target_profile.h"
 #include "tessera/explain/layout_explanation.h"
 #include "tessera/explain/program_fixes.h"
 #include "tessera/explain/xla_sizes.h"
 #include "tessera/inputs/program_memory.h"
+#include "tessera/tpu/target_profile.h"
 #include "tessera/xla/notation.h"
 #include "tessera/xla/tiled_layout.h"
 
@@ -48,11 +49,24 @@ std::string where(const ProgramBuffer& b) {
              : fmt::format("{} ({})", b.source, b.op_name.empty() ? b.name : b.op_name);
 }
 
+// The array as bf16, laid out as the compiler lays out a device array of that shape.
+int64_t bf16_bytes(const xla::Shape& shape, const tpu::TpuTarget& target) {
+  return stored_bytes(fmt::format("bf16[{}]", fmt::join(shape.dimensions, ",")), target);
+}
+
 PeakFix fix_for(const ProgramBuffer& b, const tpu::TpuTarget& target) {
   const bool user = b.kind != BufferKind::kTemporary || !b.source.empty();
   if (!user) {
     return {b.name, "the compiler's own buffer (its metadata names no line of the program)", 0,
             false};
+  }
+  if (b.donated) {
+    // Changed alone, the output no longer fits the parameter's buffer: the aliasing ends and
+    // the peak rises (tests/python/test_program_memory_live.py recompiles it).
+    return {b.name,
+            "written into its donated parameter's buffer (donate_argnums): change that "
+            "parameter, and this output follows it",
+            0, true};
   }
   xla::Shape shape;
   try {
@@ -80,8 +94,14 @@ PeakFix fix_for(const ProgramBuffer& b, const tpu::TpuTarget& target) {
   const bool wide =
       shape.element_type == ElementType::kF32 || shape.element_type == ElementType::kS32;
   if (shape.element_type == ElementType::kF32) {
-    changes.push_back("bf16 instead of f32 halves it");
-    saves = b.size_bytes / 2;
+    if (b.kind == BufferKind::kTemporary) {
+      // What a narrower intermediate saves depends on how the compiler then fuses the ops
+      // around it: stated, not counted.
+      changes.push_back(fmt::format("compute it in bf16 at {}", where(b)));
+    } else {
+      changes.push_back("bf16 instead of f32 halves it");
+      saves = std::max<int64_t>(0, b.size_bytes - bf16_bytes(shape, target));
+    }
   }
   switch (b.kind) {
     case BufferKind::kParameter:

@@ -84,9 +84,12 @@ class Scheduler {
     }
     if (const auto root = roots_.find(entry_); root != roots_.end()) {
       std::set<int64_t> elements;
+      std::set<Index> donated;  // output indices in input_output_alias, looked up once each
+      for (const OutputAlias& alias : header_.aliases) donated.insert(alias.output_index);
       for (const auto& [index, buffer] : values_[root->second]) {
         ProgramBuffer& b = buffers_[find(buffer)];
         if (b.kind != BufferKind::kParameter) b.kind = BufferKind::kOutput;
+        if (donated.contains(index)) b.donated = true;
         b.last_use = end;
         if (output_roots_.insert(find(buffer)).second && b.memory_space >= 0 &&
             b.memory_space < 8) {

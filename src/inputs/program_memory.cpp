@@ -166,6 +166,7 @@ nlohmann::ordered_json program_memory_json(const ProgramMemory& m) {
     nlohmann::ordered_json item = {{"memory_space", s.memory_space},
                                    {"name", space_name(s.memory_space)}};
     add_figures(item, s.figures);
+    if (s.allocated_bytes >= 0) item["allocated_bytes"] = s.allocated_bytes;
     spaces.push_back(std::move(item));
   }
   out["memory_spaces"] = std::move(spaces);
@@ -241,8 +242,9 @@ std::string program_memory_text(const ProgramMemory& m, const tpu::TpuTarget& ta
     const std::size_t shown = std::min(top, m.live_at_peak.size());
     for (std::size_t i = 0; i < shown; ++i) {
       const ProgramBuffer& b = m.live_at_peak[i];
-      out += fmt::format("  {:>3}  {:>10}  {:<9}  {}  {}\n", i + 1, human_bytes(b.size_bytes),
-                         buffer_kind_name(b.kind), b.name, b.layout);
+      out += fmt::format("  {:>3}  {:>10}  {:<9}  {}  {}{}\n", i + 1, human_bytes(b.size_bytes),
+                         buffer_kind_name(b.kind), b.name, b.layout,
+                         b.donated ? "  (in its donated parameter's buffer, counted once)" : "");
       if (!b.op_name.empty() || !b.source.empty()) {
         out += fmt::format("        op_name={} source={}\n", b.op_name.empty() ? "-" : b.op_name,
                            b.source.empty() ? "-" : b.source);

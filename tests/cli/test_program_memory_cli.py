@@ -87,3 +87,87 @@ def test_malformed_buffer_assignment_is_a_clear_error(tessera, tmp_path):
     result = tessera.run("explain", str(bad), check=False)
     assert result.returncode == 2
     assert result.stderr.startswith("error: ") and "line 2" in result.stderr
+
+
+def _report_allocations(path):
+    """(total bytes of each memory space, the sizes of the default space's allocations of
+    arrays, largest first) of a *-memory-usage-report.txt; the sizes as it prints them."""
+    units = {"B": 1, "KiB": 2**10, "MiB": 2**20, "GiB": 2**30}
+    totals, sizes, color = {}, [], None
+    for line in path.read_text().splitlines():
+        if line.startswith("Memory Space:"):
+            color = int(line.split("(color=")[1].rstrip(")"))
+        elif line.startswith("Total bytes:"):
+            totals[color] = int(line.split()[2])
+        elif color == 0 and line.count(";") == 4 and not line.strip().startswith("cumulative"):
+            size, shapes = line.split(";")[1].strip(), line.split(";")[4].strip()
+            if not shapes.startswith("("):  # a tuple's index table
+                number = size.rstrip("BKMGi")
+                sizes.append(float(number) * units[size[len(number):]])
+    return totals, sorted(sizes, reverse=True)
+
+
+@pytest.mark.parametrize("generation", sorted(TARGETS))
+def test_out_of_memory_culprits_are_the_compilers_largest_allocations(tessera, generation):
+    folder = MEMORY / f"{generation}_lm_head_oom"
+    totals, sizes = _report_allocations(folder / "after_optimizations-memory-usage-report.txt")
+    ours = tessera.json("explain", str(folder / "after_optimizations.txt"), "--json", "--target",
+                        TARGETS[generation])["memory_analysis"]
+    first = [b["size_bytes"] for b in ours["live_at_peak"][:3]]
+    assert [abs(a - b) <= 0.005 * b for a, b in zip(first, sizes[:3])] == [True] * 3, (first, sizes[:3])
+    hbm = next(s for s in ours["memory_spaces"] if s["name"] == "hbm")
+    assert hbm["allocated_bytes"] == totals[0]  # the report beside the module is read
+
+
+def _dump(folder, prefix, fixture):
+    for name in ("after_optimizations.txt", "after_optimizations-buffer-assignment.txt",
+                 "after_optimizations-memory-usage-report.txt"):
+        shutil.copyfile(MEMORY / fixture / name, folder / f"{prefix}.{name}")
+
+
+def test_dump_folder_explains_its_largest_program(tessera, tmp_path):
+    _dump(tmp_path, "module_0001.jit_mlp_train_step.cl_1", "v5e_mlp_train")
+    _dump(tmp_path, "module_0004.jit_lm_head.cl_2", "v5e_lm_head_oom")
+    ours = tessera.json("explain", str(tmp_path), "--json", "--target", "tpu-v5e")
+    assert ours["input"].endswith("module_0004.jit_lm_head.cl_2.after_optimizations.txt")
+    assert ours["memory_analysis"]["basis"] == "buffer_assignment"
+    text = tessera.lines("explain", str(tmp_path), "--target", "tpu-v5e")
+    assert text[0] == f"{tmp_path}: the largest program of the dump, {ours['input']}"
+    assert text[1].startswith("HBM, as the compiler counts it")
+
+
+def test_module_and_the_compilers_files_named_together(tessera, tmp_path):
+    module = tmp_path / "module.hlo"  # not beside its files: they are named
+    shutil.copyfile(MEMORY / "v5e_mlp_train" / "after_optimizations.txt", module)
+    files = [str(MEMORY / "v5e_mlp_train" / f"after_optimizations-{k}.txt")
+             for k in ("memory-usage-report", "buffer-assignment")]
+    ours = tessera.json("explain", str(module), *files, "--json", "--target", "tpu-v5e")["memory_analysis"]
+    compiler = FIGURES["v5e_mlp_train"]["memory_analysis"]
+    assert ours["basis"] == "buffer_assignment"
+    assert [ours[k] for k in EXACT] == [compiler[k] for k in EXACT]
+    totals, _ = _report_allocations(MEMORY / "v5e_mlp_train" / "after_optimizations-memory-usage-report.txt")
+    assert {s["memory_space"]: s["allocated_bytes"] for s in ours["memory_spaces"]} == {
+        s: totals[s] for s in (0, 1, 2)}
+    alone = tessera.json("explain", str(module), "--json", "--target", "tpu-v5e")["memory_analysis"]
+    assert alone["basis"] == "schedule" and "allocated_bytes" not in alone["memory_spaces"][0]
+
+
+@pytest.mark.parametrize("arguments, words", [
+    (["{report}"], "give its module or buffer assignment with it"),
+    (["{empty}"], "holds no *.after_optimizations.txt"),
+    (["{module}", "{module}"], "two HLO modules given"),
+    (["{module}", "{log}"], "is neither an HLO module nor"),
+    (["f32[8,128]", "{module}"], "more than one argument"),
+])
+def test_files_that_are_not_one_dump_are_refused(tessera, tmp_path, arguments, words):
+    log = tmp_path / "log.txt"
+    log.write_text("nothing here\n")
+    (tmp_path / "empty").mkdir()
+    paths = {"report": MEMORY / "v5e_mlp_train" / "after_optimizations-memory-usage-report.txt",
+             "module": MEMORY / "v5e_mlp_train" / "after_optimizations.txt",
+             "empty": tmp_path / "empty", "log": log}
+    first, *rest = [a.format(**{k: str(v) for k, v in paths.items()}) for a in arguments]
+    result = tessera.run("explain", first, *rest, check=False)
+    assert result.returncode == 2, result.stdout
+    assert result.stderr.startswith("error: ") and words in result.stderr, result.stderr
+    assert result.stderr.count("\n") == 1

@@ -101,6 +101,13 @@ void run_explain(const ExplainArguments& given) {
     run_explain_input(args.shape, args.input, resolve_target(args.targets, "tpu"), args.json);
     return;
   }
+  if (!args.input.more_files.empty()) {
+    throw Error(ErrorKind::kInvalid,
+                fmt::format("more than one argument: '{}' and '{}'; several files are an HLO "
+                            "module's dump (the module, its buffer assignment, its memory-usage "
+                            "report), one shape is one argument",
+                            printable_utf8(args.shape), printable_utf8(args.input.more_files[0])));
+  }
   if (args.input.copies) {
     throw Error(ErrorKind::kInvalid,
                 "--copies reads an HLO module: give its file (or '-' for stdin), not a shape");
@@ -370,7 +377,12 @@ void install(CLI::App& app) {
   explain->add_option(
       "shape", args->shape,
       "Shape, e.g. 's32[2048,1,128,128,4]' or 'F32[3,5]{1,0:T(2,2)}'; or a file (OOM "
-      "report, HLO module, log) or '-' for stdin (none: the built-in examples)");
+      "report, HLO module, log, the compiler's *-buffer-assignment.txt, or an "
+      "--xla_dump_to folder: its largest program) or '-' for stdin (none: the built-in "
+      "examples)");
+  explain->add_option("more", args->input.more_files,
+                      "After an HLO module: its *-buffer-assignment.txt and "
+                      "*-memory-usage-report.txt (read from beside it when not given)");
   add_target_options(explain, args->targets,
                      "Tiles for a shape written without tiles (default tpu)");
   add_explain_input_options(explain, args->input);

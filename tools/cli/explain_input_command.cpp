@@ -15,6 +15,7 @@
 #include "tessera/inputs/input_explanation.h"
 #include "tessera/inputs/layout_mismatch.h"
 #include "tessera/inputs/program_memory.h"
+#include "tessera/inputs/xla_dump_files.h"
 #include "tessera/integer_text.h"
 #include "tessera/render/memory_picture.h"
 #include "tessera/utf8_text.h"
@@ -104,20 +105,53 @@ void run_copies(const std::string& argument, const std::string& text,
 
 }  // namespace
 
-void run_explain_input(const std::string& argument, const ExplainInputArguments& args,
+namespace {
+
+// The files of one dumped module that `argument` (and the FILEs after it) name: a dump folder's
+// largest program, the files named together, or the module with what XLA wrote beside it.
+inputs::XlaDumpFiles dump_files_of(const std::string& argument, const ExplainInputArguments& args) {
+  std::error_code error;
+  if (argument != "-" && std::filesystem::is_directory(argument, error)) {
+    if (!args.more_files.empty()) {
+      throw Error(ErrorKind::kInvalid,
+                  fmt::format("'{}' is a dump folder: give it alone, or the files of one module",
+                              printable_utf8(argument)));
+    }
+    return inputs::dump_folder_files(argument);
+  }
+  // A memory-usage report alone is refused with the files to give with it.
+  if (args.more_files.empty() && !argument.ends_with("memory-usage-report.txt")) {
+    return inputs::dump_files_beside(argument);
+  }
+  std::vector<std::string> named{argument};
+  named.insert(named.end(), args.more_files.begin(), args.more_files.end());
+  for (const std::string& path : named) {
+    if (path == "-") {
+      throw Error(ErrorKind::kInvalid,
+                  "'-' reads one text from standard input: name the module's files instead");
+    }
+  }
+  return inputs::dump_files_named(named);
+}
+
+}  // namespace
+
+void run_explain_input(const std::string& given, const ExplainInputArguments& args,
                        const tpu::TpuTarget& target, bool json) {
   if (!args.jax_layout.empty()) {  // it was silently ignored
     throw Error(ErrorKind::kInvalid,
                 fmt::format("--jax-layout lays out a SHAPE; '{}' is a file, whose arrays carry "
                             "their own layouts",
-                            argument));
+                            given));
   }
+  const inputs::XlaDumpFiles files = dump_files_of(given, args);
+  const std::string& argument = files.main();
   const std::string text = inputs::read_input_text(argument);
   if (args.copies) return run_copies(argument, text, args, json);
   const inputs::InputOptions options = options_for(args, target);
   std::string wrote;
   if (!args.memory_picture.empty()) {
-    const auto memory = inputs::program_memory_of_input(text, argument, target);
+    const auto memory = inputs::program_memory_of_dump(text, files, target);
     if (!memory) {
       throw Error(ErrorKind::kInvalid,
                   fmt::format("--memory-picture needs an HLO module or a buffer assignment; '{}' "
@@ -134,15 +168,20 @@ void run_explain_input(const std::string& argument, const ExplainInputArguments&
     // The path is the user's bytes: escaped like every name tessera prints.
     nlohmann::ordered_json extra = {
         {"input", printable_utf8(argument)},
-        {"memory_analysis", inputs::memory_analysis_json(text, argument, target)}};
+        {"memory_analysis", inputs::memory_analysis_json(text, files, target)}};
     if (!options.shards.empty()) extra["shards"] = options.shards;
     inputs::write_input_report_json([](std::string_view part) { write_output(part); }, text, e,
                                     extra);
   } else {
     std::string out = inputs::input_explanation_text(e, args.all ? 0 : kTopArrays);
     // The HBM story first; the padding of each array after it.
-    if (const auto memory = inputs::program_memory_of_input(text, argument, target)) {
+    if (const auto memory = inputs::program_memory_of_dump(text, files, target)) {
       out = inputs::program_memory_text(*memory, target, kTopArrays) + "\n" + out;
+    }
+    if (argument != given) {
+      out = fmt::format("{}: the largest program of the dump, {}\n", printable_utf8(given),
+                        printable_utf8(argument)) +
+            out;
     }
     // A pasted layout-mismatch error is decoded beside the arrays it names.
     const std::vector<inputs::LayoutMismatch> mismatches = inputs::find_layout_mismatches(text);

@@ -4,6 +4,7 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "tessera/explain/program_fixes.h"
 #include "tessera/tpu/target_profile.h"
@@ -16,6 +17,8 @@ struct ExplainInputArguments {
   std::string jax_layout;      // --jax-layout REPR, applied to the SHAPE argument
   bool copies = false;         // --copies: the instructions of an HLO module that change a layout
   std::string memory_picture;  // --memory-picture PATH: HBM over the schedule, .svg or .html
+  // FILEs after the first: the compiler's other files of the same dumped module.
+  std::vector<std::string> more_files;
 };
 
 void add_explain_input_options(CLI::App* explain, ExplainInputArguments& args);

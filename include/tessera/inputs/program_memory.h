@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "tessera/inputs/hlo_instructions.h"
+#include "tessera/inputs/xla_dump_files.h"
 #include "tessera/tpu/target.h"
 
 namespace tessera::inputs {
@@ -49,6 +50,9 @@ struct ProgramBuffer {
   // A temporary that dies before an output at least as large is written: the compiler keeps it
   // in that output's allocation, at no cost of its own.
   bool in_output_allocation = false;
+  // An output written into a donated parameter's buffer (input_output_alias): its bytes are the
+  // parameter's, counted once at the peak, and a change of this output alone ends the aliasing.
+  bool donated = false;
   std::string op_name;   // the instruction's metadata op_name ("jit(f)/dot_general")
   std::string source;    // "file.py:52" from its metadata (directly or via the stack frames)
   int64_t defined = 0;   // schedule position where it is written
@@ -77,6 +81,9 @@ std::string_view memory_basis_name(MemoryBasis basis);  // "schedule", "estimate
 struct MemorySpaceFigures {
   int64_t memory_space = 0;
   MemoryFigures figures;
+  // What the compiler's memory-usage report says it allocated in this space (index tables,
+  // constants and scalars included); -1 when no report was read.
+  int64_t allocated_bytes = -1;
 };
 
 struct ProgramMemory {
@@ -111,19 +118,24 @@ ProgramMemory program_memory_from_buffer_assignment(std::string_view text);
 // and buffers kept): the module and its dump read together.
 ProgramMemory with_buffer_assignment(ProgramMemory from_module, const ProgramMemory& assigned);
 
-// The sibling XLA writes beside a dumped module: "d/m.after_optimizations.txt" ->
-// "d/m.after_optimizations-buffer-assignment.txt"; "" for a path not named so.
-std::string buffer_assignment_beside(const std::string& module_path);
-
 // The program memory of a text `tessera explain FILE` reads: an HLO module (with the compiler's
 // figures when its buffer assignment is beside `path`), or a buffer assignment alone; nullopt for
 // any other text.
 std::optional<ProgramMemory> program_memory_of_input(std::string_view text, const std::string& path,
                                                      const tpu::TpuTarget& target);
 
+// The same, with the compiler's files of `files` (tessera/inputs/xla_dump_files.h) read with the
+// text: the buffer assignment's figures in place of the module's, and the memory-usage report's
+// totals as each space's allocated_bytes.
+std::optional<ProgramMemory> program_memory_of_dump(std::string_view text,
+                                                    const XlaDumpFiles& files,
+                                                    const tpu::TpuTarget& target);
+
 // The "memory_analysis" value of `tessera explain FILE --json` (and Python's explain_input):
 // program_memory_json of program_memory_of_input, or null for any other text.
 nlohmann::ordered_json memory_analysis_json(std::string_view text, const std::string& path,
+                                            const tpu::TpuTarget& target);
+nlohmann::ordered_json memory_analysis_json(std::string_view text, const XlaDumpFiles& files,
                                             const tpu::TpuTarget& target);
 
 // HBM per core as libtpu reports it ("exceeds available HBM (15.75G)"), 0 when not known.
