@@ -167,9 +167,8 @@ std::span<std::byte> AtomicFile::map(int64_t bytes) {
   if (address == MAP_FAILED) fail(destination_, std::strerror(errno));
   ::madvise(address, static_cast<std::size_t>(bytes), MADV_SEQUENTIAL);
   // Large page-cache folios for the new file (ext4 has them since Linux 6.16): 1 fault per ~2 MiB
-  // instead of per 4-64 KiB. 256 MiB to T(8,128), AMD EPYC Zen 3, kernel 6.18, medians of 9:
-  // 0.091 -> 0.079 s on 1 thread, 0.063 -> 0.057 s on 2 (where 4 KiB folios had sometimes made it
-  // 0.19 s: 65,880 faults instead of 3,270). Kernels without it ignore the advice.
+  // instead of per 4-64 KiB, and faults were a visible share of a file conversion
+  // (docs/notes/2026-11-24-output-page-cache-folios.md). Kernels without it ignore the advice.
   ::madvise(address, static_cast<std::size_t>(bytes), MADV_HUGEPAGE);
   mapping_ = static_cast<std::byte*>(address);
   mapped_bytes_ = static_cast<std::size_t>(bytes);

@@ -39,12 +39,9 @@ bool take_group(StridedBox& box, int64_t run, int64_t group, bool destination_si
 // Reads one byte of every line that starts in [end_of_last, next), the gap between two rows of
 // runs, so that the hardware prefetcher follows the source as one stream. A row whose last,
 // partial tile belongs to another box (f32[16380,16380] -> T(8,128): 127 runs of 512 bytes, then
-// 496 bytes left) otherwise loses its prefetch stream at every row. Harness, 1 thread, AMD EPYC
-// Zen 5, ratio to a copy in the same process, without -> with these reads:
-//   f32[16380,16380] 0.90-0.93 -> 1.03-1.05; f32[16000,4092] 0.70 -> 0.98 (496-byte gaps);
-//   f32[16000,4048] 0.69-0.70 -> 0.91-0.98 (192); f32[64000,2044] 0.64-0.67 -> 0.81 (496);
-//   f32[16000,4000] 0.99-1.03 -> 0.94-0.97 (128-byte gaps: two lines, which the prefetcher
-//   skips on its own, so they are left alone).
+// 496 bytes left) otherwise loses its prefetch stream at every row
+// (docs/notes/2026-11-25-zen5-row-gaps-and-read-streams.md). Gaps of two lines are left alone:
+// the prefetcher skips those on its own, and reading them made the copy slower.
 // Prefetch instructions over the gap instead of loads changed nothing. Gaps longer than 1 KiB, or
 // more than an eighth of the bytes a row's runs span, are not read: they would add traffic for no
 // measured gain.
@@ -279,9 +276,9 @@ std::optional<StridedBox> split_off_unpaired_tiles(StridedBox& box, int source_b
     return k.kind == KernelKind::kTranspose && k.grouped;
   };
   if (box.axes.size() < 3 || groups(box)) return std::nullopt;
-  // Measured on f32[8200,8192] (1025 tile rows), harness, EPYC Zen 5, 1 thread: T(8,128) ->
-  // Fortran order 6.6 -> 33.5 GB/s (into a NumPy-like buffer, 16 bytes into a line: 6.4 -> 29.2);
-  // Fortran order -> T(8,128) 10.1 -> 41.3 (copy: 46-47).
+  // An odd number of 8-row tile rows otherwise sends the whole array to the ungrouped 8-row
+  // transpose; cut off, the last tile row goes alone and the rest groups, both ways
+  // (f32[8200,8192]: docs/notes/2026-11-25-fortran-destinations-whole-lines.md).
   for (std::size_t a = 0; a < box.axes.size(); ++a) {
     const StridedAxis axis = box.axes[a];
     for (const int64_t pairing : {2, 4, 8, 16}) {

@@ -2,8 +2,9 @@
 // ones (x[:, ::2]) as strided sources of a conversion. Written once with Highway and dispatched
 // at run time like the other kernels (simd_kernels.h): for 2-, 4- and 8-byte elements, Reverse of
 // whole vectors for a stride of -1 and ConcatEven of two for a stride of 2 (NumPy's x[:, ::2]:
-// 3.1x -> 1.66x of the C-order time, where AVX2's gather took 3.1x); GatherIndex for other
-// strides of 4- and 8-byte elements.
+// two loads and a shuffle beat AVX2's gather instruction,
+// docs/notes/2026-11-24-strided-views-through-highway.md); GatherIndex for other strides of 4-
+// and 8-byte elements.
 //
 // Worked example, f32, AVX2 (8 lanes), stride -1, source row ... a7 a6 a5 a4 a3 a2 a1 a0 (a0 at
 // `source`): one unaligned load of the 8 elements ending at a0, reversed, is a0 a1 ... a7.

@@ -300,10 +300,9 @@ constexpr bool kAvx2Code = HWY_TARGET == HWY_AVX2;
 constexpr int64_t kBandRows = HWY_MAX_BYTES >= 64 ? 32 : 128;
 
 // Source lines prefetched per group of tiles, a group ahead: 128 rows x 4 lines (32 KiB) on Zen 3,
-// 32 rows x 32 lines (64 KiB, 2 KiB per row) on Zen 5. f32[4096,4096], 1 thread, ratio to a
-// streaming copy with the next band prefetched (below), medians of 7, two rounds: 256 lines
-// 0.75-0.78, 512 lines 0.82-0.89, 1024 lines 0.90-0.91, 2048 0.84-0.94, 4096 0.82-0.84; at
-// f32[16384,16384] 512 and 1024 lines alike (0.67-0.72 in the host's good state).
+// 32 rows x 32 lines (64 KiB, 2 KiB per row) on Zen 5: a kernel that starts reading new rows
+// waits for the hardware prefetcher, and these group sizes measured best on each host
+// (docs/notes/2026-11-24-zen5-new-row-streams.md).
 constexpr int64_t kPrefetchGroupLines = HWY_MAX_BYTES >= 64 ? 1024 : 512;
 
 // Cache lines in address order, one Next() at a time, asked into the cache kInto names: `lines`
@@ -360,10 +359,10 @@ inline std::byte* StageAvoiding(std::byte* space, const std::byte* run, int64_t 
 }
 
 // staged_transpose.h's loop over whole 16x16 tiles (rows and columns multiples of 16), compiled
-// per target so that the tile kernel and the prefetches are inlined. Measured on f32[4096,4096],
-// 1 thread, same-process medians against the streaming copy: 0.52 -> 0.58-0.63 of the copy
-// against the same loop calling the dispatched 16x16 kernel, an out-of-line prefetch and two
-// divisions per prefetched line.
+// per target so that the tile kernel and the prefetches are inlined: the same loop calling the
+// dispatched 16x16 kernel, an out-of-line prefetch and two divisions per prefetched line spent
+// more on the calls and divisions than on the tiles
+// (docs/notes/2026-11-23-every-case-after-kernel-work.md).
 //
 // Bands of t.band_rows source rows, a group of columns at a time; each tile column of a band goes
 // through the stage (or, t.direct, straight to the destination). With t.two_bands, band b and band
@@ -448,12 +447,10 @@ void StagedTransposeTiles(const std::byte* source, int64_t rows, int64_t source_
 // here): the tiles go to an aligned stage, up to kStageTiles at a time,
 // and each row's run then leaves with stream_runs, which streams whatever the alignment. Stored
 // straight, each tile row would be plain 64-byte stores across two lines, read back from memory
-// first. from_physical of T(8,128) into a Fortran-order NumPy array, f32[8192,8192] and
-// f32[16384,16384], EPYC Zen 5, 1 thread, time over the C-order conversion's: 2.4-2.6x ->
-// 1.62-1.67x (into a line-aligned buffer: 1.15-1.22x; the runs' first and last lines are still
-// written in two parts, by two pieces: plain stores for those measured worse, 1.78-1.85x).
-// Aligned destinations keep the straight stores: staged, T(8,128) -> transposed f32[4096,4096]
-// fell from 0.79-0.82 to 0.60-0.62 of a copy.
+// first. The runs' first and last lines are still written in two parts, by two pieces; plain
+// stores for those measured worse. Aligned destinations keep the straight stores: the stage
+// only adds work where the stores are already whole lines
+// (docs/notes/2026-11-24-zen5-new-row-streams.md).
 constexpr int64_t kStageTiles = 16;
 
 template <PrefetchInto kInto>
@@ -488,10 +485,10 @@ void StagedBand(const TileBlock& b, const std::byte* source, std::byte* destinat
 // 16j - lead .. 16j + 15 - lead; the first reads the last rows of the band before
 // (b.after_band), or else only its rows from 0 on are written, as partial lines through a stage;
 // the band's last `lead` rows likewise, unless the band after covers them (b.before_band).
-// Staged instead (StagedBand), every tile row's line is written in two parts by two bands.
-// from_physical of T(8,128) into a Fortran-order f32[8192,8192] 16 bytes into a line, EPYC Zen 5,
-// 1 thread, same-process medians: staged 29.4-31.3 GB/s, realigned 41.4 (aligned destination:
-// 44.5), in pieces of 64 band steps walked down the rows (block_transpose).
+// Staged instead (StagedBand), every tile row's line is written in two parts by two bands, which
+// ran clearly slower; realigned, such a destination runs close to an aligned one
+// (docs/notes/2026-11-25-fortran-destinations-whole-lines.md; pieces of 64 band steps walked down
+// the rows, block_transpose).
 template <PrefetchInto kInto>
 void RealignedBand(const TileBlock& b, const std::byte* source, std::byte* destination, int lead,
                    LineCursor<kInto>& cursor) {

@@ -130,25 +130,21 @@ void split_into_tasks(const StridedBox& box, const CopyKernel& kernel, bool fill
   }
   const int64_t count = axis ? box.axes[*axis].count : 1;
   // A staged transpose (staged_transpose.h) splits its source rows: pieces of whole 16-row tiles,
-  // at least 128 rows (one band on AVX2 hosts, four on AVX-512 ones) where there are enough.
-  // Measured on f32[4096,4096], 1 thread, AMD Zen 3: 64-row pieces 0.46-0.57 of a copy, 128-row
-  // 0.51-0.63.
+  // at least 128 rows (one band on AVX2 hosts, four on AVX-512 ones) where there are enough:
+  // 64-row pieces ran slower than 128-row ones (docs/notes/2026-11-23-staged-transposes.md).
   const bool staged = !fill && kernel.kind == KernelKind::kTranspose && !kernel.grouped &&
                       kernel.streaming && axis == 0u;
   // A grouped transpose split along axis 6: pieces of at least 16 steps, but 4 pieces where
-  // there are 4 steps (Fortran order into T(8,128): steps of 128 columns). Harness, 16 bytes into
-  // a line: f32[2048,2048], 2 threads, one piece 32.4 GB/s -> 4 pieces 38.6; f32[16384,16384],
-  // 1 thread, ratio to a copy, pieces of 4 steps 0.70-0.71, 16 steps 0.80, 64 steps 0.73-0.77
-  // (each piece starts its prefetches afresh); f32[8192,8192] alike with 1, 4 or 16.
+  // there are 4 steps (Fortran order into T(8,128): steps of 128 columns): smaller pieces start
+  // their prefetches afresh too often, one piece leaves a second thread idle
+  // (docs/notes/2026-11-25-fortran-destinations-whole-lines.md).
   // Where that axis is a band of 16-row tiles along the destination rows (T(8,128) into NumPy's
   // Fortran order), each step writes 64 bytes of each destination row: pieces of at least 64
   // steps, runs of 4 KiB. Where a piece starts and ends, a row's line is written in two parts
-  // unless the destination is line-aligned (NumPy's start 16 bytes in). Measured (EPYC Zen 5,
-  // 1 thread): staged writes, from_physical into Fortran order over into C order,
-  // f32[8192,8192] 3.46x (1 MiB pieces: 2 steps) -> 2.53x (4 steps), 2.34x (8), 2.40x (16);
-  // f32[16384,16384] 4.31x -> 2.76x (8), 2.35x (16). Realigned writes (transpose_box.cpp), same
-  // process, f32[8192,8192] 16 bytes into a line: 36.6 GB/s (16 steps), 38.2 (32), 41.4 (64),
-  // 41.2 (128), 40.9 (one piece); line-aligned: 41-45 whatever the pieces.
+  // unless the destination is line-aligned (NumPy's start 16 bytes in), so fewer, longer pieces
+  // write fewer split lines; line-aligned destinations do not care
+  // (docs/notes/2026-11-24-zen5-fewer-source-rows.md for staged writes,
+  // docs/notes/2026-11-25-fortran-destinations-whole-lines.md for realigned ones).
   const bool banded =
       !fill && kernel.kind == KernelKind::kTranspose && kernel.grouped && axis == 6u;
   const bool along_rows = banded && box.axes[6].destination_stride == 16;

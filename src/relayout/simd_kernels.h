@@ -32,9 +32,8 @@ void stream_runs(std::byte* destination, int64_t destination_step, const std::by
 // scalar stream) where the destination is aligned to them, plain stores for the odd bytes, and
 // plain stores on other CPUs. For the ends of streamed runs: a plain store into a line whose
 // other bytes are still in a write-combining buffer waits for that buffer and then reads the
-// line back. T(8,128) -> f32[4090,4090] (rows 8 bytes off a 16-byte boundary), 64 MiB, 1 thread,
-// AMD EPYC Zen 3: 3.0 -> 12.4 GB/s with these instead of memcpy (f32[4096,4096]: 18.2 GB/s); the
-// other way 12.5 -> 17.4 GB/s.
+// line back; rows 8 bytes off a 16-byte boundary (T(8,128) <-> f32[4090,4090]) paid that at
+// both ends of every run (docs/notes/2026-11-24-run-end-streaming-stores.md).
 inline void stream_small(uint8_t* to, const uint8_t* from, std::size_t bytes) {
 #if defined(__x86_64__) || defined(_M_X64)
   std::size_t i = 0;

@@ -14,10 +14,11 @@ namespace tessera::relayout {
 // bytes). Writes the destination with non-temporal stores: the caller issues store_fence().
 //
 // Why staged: a 16x16 register transpose writes one 64-byte line to each of 16 destination rows
-// per tile. Written alone (no reads), 64 MiB of such scattered non-temporal lines took 1.8x the
-// time of a 64 MiB copy on AMD Zen 3, runs of 256 bytes or more per row 0.4-0.9x (Zen 5: 3.5x,
-// 128-byte runs 1.65x, 256 bytes 1.0x). So a band of source rows (128 on AVX2 hosts, 32 on
-// AVX-512 ones: portable_transpose.cpp has the measurements) is transposed tile by tile into a
+// per tile. Written alone (no reads), such scattered non-temporal lines took longer than a copy
+// of the same bytes, and runs of 256 bytes or more per row did not
+// (docs/notes/2026-11-23-staged-transposes.md; AVX-512 host:
+// docs/notes/2026-11-24-zen5-fewer-source-rows.md). So a band of source rows (128 on AVX2 hosts, 32
+// on AVX-512 ones: portable_transpose.cpp has the measurements) is transposed tile by tile into a
 // small L1 buffer (16 destination rows x band), and each destination row's band (512 or 128
 // bytes) then goes out as one run. The bands, prefetches and stores are the variant's
 // (kernel_variant.h): the planner measures which this host runs fastest. The source lines of the

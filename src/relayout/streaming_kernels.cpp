@@ -1,7 +1,8 @@
 // Contiguous copies with non-temporal stores, written once with Highway and compiled for every
 // target it knows (SSE2/SSSE3/SSE4/AVX2/AVX-512 on x86, NEON/SVE on ARM); the best one the CPU
-// supports is chosen at run time (HWY_DYNAMIC_DISPATCH). docs/performance.md ("Method"): at 64 MiB
-// a copy with streaming stores runs 1.3-1.5x glibc's memcpy, which streams only above ~190 MiB.
+// supports is chosen at run time (HWY_DYNAMIC_DISPATCH). glibc's memcpy streams only above ~190
+// MiB, so below that a copy with streaming stores beats it (docs/performance.md, "Method";
+// docs/notes/2026-11-23-highway-copies-64mib-and-1gib.md).
 //
 // This file is included once per target by hwy/foreach_target.h.
 #undef HWY_TARGET_INCLUDE
@@ -28,9 +29,8 @@ namespace hn = hwy::HWY_NAMESPACE;
 // write-combining buffer waits for that buffer and then reads the line back from memory. Runs
 // that share lines (each 512-byte run of T(8,128) -> f32[16380,16380] starts 16-48 bytes into
 // a line) or end inside one (the 496-byte runs of f32[16380,16380] -> T(8,128)) paid that on
-// every run. 1 GiB, 1 thread, AMD EPYC Zen 3: T(8,128) -> f32[16380,16380] 158 -> 80 ms
-// (f32[16384,16384]: 68 ms); f32[16380,16380] -> T(8,128) 0.83-0.86 -> 0.96 of the copy.
-// Empty memcpy calls are skipped: two per 512-byte run cost 3-7% of a conversion.
+// every run (docs/notes/2026-11-24-run-end-streaming-stores.md). Empty memcpy calls are
+// skipped: two per 512-byte run cost a visible share of a conversion (same note).
 inline void StreamBytes(uint8_t* HWY_RESTRICT to, const uint8_t* HWY_RESTRICT from, size_t bytes) {
   const hn::ScalableTag<uint8_t> d;
   const size_t lanes = hn::Lanes(d);

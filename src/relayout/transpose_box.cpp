@@ -97,14 +97,12 @@ TileBlock tile_block(const StridedBox& box, int64_t source_group, int64_t destin
 // block. Inside a block the tiles go along the sweep (axis 4) and then down axis 6, so each pair of
 // destination tiles is finished before the next; the next block's tiles are prefetched in address
 // order meanwhile, a share per 16x16 tile (at the end of a share of rows, the next share's first).
-// Measured on f32[4096,4096] T(8,128) -> transposed, same-process medians against a streaming copy:
-// - AMD EPYC Zen 3, load ~12: 0.37-0.38 (1 thread) and 0.35 (2 threads) of the copy with the whole
-//   sweep per tile pair -> 0.62-0.67 and 0.48 (blocks of 64 or 256 rows: 0.34-0.41).
-// - AMD EPYC Zen 5 (AVX-512), 1 thread: blocks of 128 rows 0.77-0.82 -> 32 rows 0.84-0.87 (16
-//   rows: 0.57, destination runs of 64 bytes; 48 rows: 0.81-0.83); f32[16384,16384] 0.76 ->
-//   0.94; T(8,128) -> Fortran-order f32[8192,8192] 0.82-0.84 -> 0.90-0.93. Reading more than 4-5
-//   sequential streams at once drops this host's read rate from 43 to 28 GB/s (harness).
-// Without the prefetches: 0.29.
+// Blocks, not the whole sweep per tile pair: a block finishes its destination tiles while their
+// lines are still in the caches. Fewer band rows on AVX-512 hosts: reading more source rows side
+// by side than the hardware follows as streams slowed the reads, and too few rows left 64-byte
+// destination runs. Without the prefetches the reads wait on memory. Measured in
+// docs/notes/2026-11-23-staged-transposes.md (AVX2) and
+// docs/notes/2026-11-25-zen5-row-gaps-and-read-streams.md (AVX-512, read streams).
 // `source_group`, `destination_group`: as for transpose_16x16_f32, in elements.
 void block_transpose(const StridedBox& box, int64_t source_group, int64_t destination_group,
                      const CopyKernel& k, const std::byte* source, std::byte* destination) {
@@ -125,9 +123,9 @@ void block_transpose(const StridedBox& box, int64_t source_group, int64_t destin
   // Destination rows that all start the same whole number of elements into a line (NumPy's
   // Fortran-order arrays, 16 bytes in): RealignedBand writes them in whole lines, each band of a
   // column of blocks joining the one before, so the blocks go down the rows (axis 6) before
-  // along them (axis 5); the other order left each band's shared lines to L3 misses between
-  // (35 against 41 GB/s in the measurement at RealignedBand). Aligned destinations keep the
-  // order along the rows: going down measured 38-42 against 41-44 GB/s there.
+  // along them (axis 5); the other order left each band's shared lines to L3 misses between.
+  // Aligned destinations share no lines and keep the order along the rows, which measured faster
+  // for them (docs/notes/2026-11-25-fortran-destinations-whole-lines.md).
   const bool lines_apart =  // every block's rows start the same distance into a line
       band.destination_stride == 16 && (box.axes[1].destination_stride * 4) % 64 == 0 &&
       (destination_group * 4) % 64 == 0 && (sweep.destination_stride * 4) % 64 == 0 &&
@@ -203,7 +201,8 @@ void grouped_transpose_box(const StridedBox& box, const CopyKernel& k, const std
     // Small tiles are read a line per row per 16x16 tile, a pattern the hardware prefetcher
     // does not follow. When the sweep along axis 4 reads whole contiguous tiles (T(8,128): 4 KiB),
     // each step prefetches its share of the tiles the next step of axis 5 reads, in address
-    // order. Measured on T(8,128) -> transposed: 0.39x -> 0.66x of a copy.
+    // order; without it the transpose waited on its reads
+    // (docs/notes/2026-11-21-register-transposes.md).
     const bool prefetch = box.axes.size() >= 6 && box.axes[4].source_stride == 16 &&
                           a.source_stride == box.axes[4].count * 16;
     // A plain matrix read across (NumPy's Fortran order into T(8,128)): the tiles' source rows
@@ -212,16 +211,13 @@ void grouped_transpose_box(const StridedBox& box, const CopyKernel& k, const std
     // the variant's band rows: each step of axis 4 then fills the chunk's part of the
     // destination's tile rows (T(8,128), 32 rows: 128-byte runs; 128 rows: two whole 4 KiB
     // tiles) instead of one 64-byte line per tile row 512 KiB apart. Prefetches:
-    // - 128-row chunks (AVX2): each step asks for the next step's line in every row. f32[8192,8192]
-    //   Fortran order -> T(8,128), EPYC Zen 3, 2 threads, time over the C-order conversion's:
-    //   1.79-1.83x -> 1.65-1.66x (1 thread 2.2x).
+    // - 128-row chunks (AVX2): each step asks for the next step's line in every row
+    //   (docs/notes/2026-11-23-strided-numpy-arrays.md).
     // - 32-row chunks (AVX-512): the next group of steps, whole row pieces in address order
     //   (the variant's group lines: 2 KiB of each row, one row per step), as
-    //   staged_transpose_tiles does. EPYC Zen 5, 1 thread: 128-row chunks 2.3-2.5x; 32 rows with
-    //   a line per row 4 steps ahead 1.5-1.55x (1 step 1.9-2.2x, 8 steps 1.8x); then the group
-    //   prefetch, ratio to a streaming copy, f32[8192,8192]: 0.66-0.70 -> 0.84-0.90 (C order
-    //   0.95-0.97); f32[16384,16384]: 32-33 -> 41-42 GB/s (C order 47). 4 KiB of each row: no
-    //   gain.
+    //   staged_transpose_tiles does: the hardware prefetcher follows few rows at once, and a line
+    //   per row a few steps ahead, or 4 KiB of each row, gained less
+    //   (docs/notes/2026-11-24-zen5-new-row-streams.md).
     const bool across = box.axes.size() >= 6 && a.count == 16 &&
                         source_group == 8 * a.source_stride && box.axes[4].source_stride == 16 &&
                         box.axes[5].source_stride == 16 * a.source_stride &&
@@ -239,8 +235,8 @@ void grouped_transpose_box(const StridedBox& box, const CopyKernel& k, const std
       // arrays, 16 bytes in) is read in whole lines: every step after the first takes its 16
       // elements `shift` earlier, and a last unshifted step writes the rows' last elements again.
       // Otherwise each line of a step's 32 rows, 32 KiB apart in one L1 set, is needed again by
-      // the next step after the other rows have evicted it. f32[8192,8192] 16 bytes into a line,
-      // EPYC Zen 4, 1 thread, same-process medians of 7: 16.6 -> 18.4 GB/s (aligned: 18.1).
+      // the next step after the other rows have evicted it. Whole lines ran as fast as a
+      // line-aligned source (docs/notes/2026-11-25-zen4-first-measurements.md).
       const bool whole_lines = streaming && (a.source_stride * 4) % 64 == 0 &&
                                (source_group * 4) % 64 == 0 && step.count > 1;
       for_each_outer(box, 6, [&](int64_t s, int64_t d) {
@@ -339,9 +335,10 @@ bool every_group(const StridedBox& box, F&& kernel) {
 
 }  // namespace
 
-// Plain f32 transposes of large outputs go through staged_transpose_f32: 0.37-0.43 -> 0.45-0.50
-// of a copy on AMD Zen 3 against the 16x16 tiles of transpose_tiles streamed straight. Its direct
-// variant (store `stream`) takes the same loop without the stage.
+// Plain f32 transposes of large outputs go through staged_transpose_f32: streamed straight, the
+// 16x16 tiles of transpose_tiles write one line per destination row per tile, which ran slower
+// than whole runs per row (docs/notes/2026-11-23-staged-transposes.md). Its direct variant (store
+// `stream`) takes the same loop without the stage.
 bool uses_staged_transpose(const CopyKernel& k) {
   return k.kind == KernelKind::kTranspose && !k.grouped && k.source_bits == 32 && k.streaming;
 }
@@ -358,9 +355,8 @@ bool uses_interleave(const StridedBox& box, const CopyKernel& k) {
 }
 
 // The inverse: 2 or 4 source-contiguous units per column spread over as many destination rows
-// (unpacking (2,1) and (4,1) tiles), done by the Highway deinterleave kernels. bf16
-// T(8,128)(2,1) -> row-major ran at 2.6 GB/s in the scalar transpose loop (64 MiB, 1 thread,
-// AMD EPYC Zen 3).
+// (unpacking (2,1) and (4,1) tiles), done by the Highway deinterleave kernels: the scalar
+// transpose loop ran far below a copy (docs/notes/2026-11-23-highway-interleaves.md).
 bool uses_deinterleave(const StridedBox& box, const CopyKernel& k) {
   const int bytes = k.source_bits / 8;
   if (k.kind != KernelKind::kTranspose || k.grouped || (bytes != 1 && bytes != 2) ||

@@ -67,8 +67,8 @@ struct Arena {
 };
 
 // A candidate's speed is its fastest try, in busy seconds (Trial::Timed). On a shared host a try
-// is slowed, never sped up, by what else runs: with other builds on both cores, 64 MiB copies
-// took 2.5, 6.5 or 10.6 ms of wall-clock time as the scheduler gave the core away in 4 ms slices
+// is slowed, never sped up, by what else runs: with other builds on both cores, the same 64 MiB
+// copy took several times as long whenever the scheduler gave the core away for a slice
 // (docs/notes/2026-11-27-host-rules.md), so a median of few tries measured the neighbours. The
 // copy run next to each try keeps the machine's state (memory traffic, frequency) alike for every
 // candidate; the ratio reported is the fastest copy over the fastest try.
@@ -270,8 +270,8 @@ class Job {
     }
     const Candidate& model = candidates_[0];
     // Another variant must be more than 1% faster at its fastest try. (Tries are busy time, which
-    // a busy host only lengthens; a median condition kept the model at 0.32 of a copy against a
-    // candidate at 0.49 on a host at load 18, tests/relayout/tuner_test.cpp.)
+    // a busy host only lengthens; a median condition kept a clearly slower model on a loaded
+    // host, tests/relayout/tuner_test.cpp, docs/notes/2026-11-27-host-rules.md.)
     const bool keep_model = fastest->best() >= 0.99 * model.best();
     const Candidate& chosen = keep_model ? model : *fastest;
     const Trial& trial = *trial_;

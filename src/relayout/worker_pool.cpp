@@ -21,7 +21,8 @@ using Clock = std::chrono::steady_clock;
 
 // An idle helper polls this long before it sleeps: calls that follow each other closely (a
 // benchmark loop, a model's tensors converted one by one) then find it awake. Waking a sleeping
-// thread costs 20-100 us on this VM, and up to ~2 ms when its core has been idle a while.
+// thread costs about as long as this polling, and much longer when its core has been idle a while
+// (docs/notes/2026-11-21-worker-pool-and-fair-copy.md).
 constexpr auto kIdlePolling = std::chrono::microseconds(100);
 
 // The state of the current call, in one word so that a helper joins it with a single

@@ -10,10 +10,12 @@ namespace tessera::relayout {
 // concurrently: it is meant to be a loop that takes pieces of a job from a shared counter until
 // none are left, so the result does not depend on how many threads took part.
 //
-// The helpers come from a process-wide pool of threads that outlive the call. Starting threads per
-// call costs about 0.1 ms here, and a thread that starts late only adds to the caller's share: with
-// a pool, a helper that is not running yet when the caller has taken every piece is simply not
-// waited for. When the pool is busy with another call, this one starts threads of its own.
+// The helpers come from a process-wide pool of threads that outlive the call. Starting and
+// joining threads per call made every call pay for them
+// (docs/notes/2026-11-21-worker-pool-and-fair-copy.md), and a thread that starts late only adds to
+// the caller's share: with a pool, a helper that is not running yet when the caller has taken
+// every piece is simply not waited for. When the pool is busy with another call, this one starts
+// threads of its own.
 //
 // Example: std::atomic<int> next{0};
 //          run_in_parallel(1, [&] { for (int i = next++; i < 64; i = next++) piece(i); });
