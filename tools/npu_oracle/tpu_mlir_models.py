@@ -3,7 +3,7 @@ built with onnx.helper: nothing is downloaded. Fixed seeds, so the same weights 
 
     conv_stem   7x7/2 convolution on 3 channels, ReLU, 3x3/2 max pool (a ResNet stem)
     resblocks   two residual blocks of 3x3 convolutions on 64 channels
-    matmul      a linear layer: (1, 64, 256) x (256, 512) + bias, ReLU
+    matmul      two linear layers: (1, 256, 256) x (256, 512) + bias, ReLU, x (512, 256) + bias
 """
 
 from __future__ import annotations
@@ -67,12 +67,16 @@ def resblocks():
 
 
 def matmul():
+    # Two linear layers around a ReLU: one MatMul alone stays in global memory (no layer group).
     rng = np.random.default_rng(3)
-    inits = [_weight(rng, "fc_w", (256, 512)), _weight(rng, "fc_b", (512,))]
-    nodes = [helper.make_node("MatMul", ["input", "fc_w"], ["fc_mm"], name="fc_mm"),
-             helper.make_node("Add", ["fc_mm", "fc_b"], ["fc_add"], name="fc_add"),
-             helper.make_node("Relu", ["fc_add"], ["fc_out"], name="fc_out")]
-    return _model("matmul", nodes, inits, [1, 64, 256], "fc_out", [1, 64, 512])
+    inits = [_weight(rng, "fc1_w", (256, 512)), _weight(rng, "fc1_b", (512,)),
+             _weight(rng, "fc2_w", (512, 256)), _weight(rng, "fc2_b", (256,))]
+    nodes = [helper.make_node("MatMul", ["input", "fc1_w"], ["fc1_mm"], name="fc1_mm"),
+             helper.make_node("Add", ["fc1_mm", "fc1_b"], ["fc1_add"], name="fc1_add"),
+             helper.make_node("Relu", ["fc1_add"], ["fc1_out"], name="fc1_out"),
+             helper.make_node("MatMul", ["fc1_out", "fc2_w"], ["fc2_mm"], name="fc2_mm"),
+             helper.make_node("Add", ["fc2_mm", "fc2_b"], ["fc2_out"], name="fc2_out")]
+    return _model("matmul", nodes, inits, [1, 256, 256], "fc2_out", [1, 256, 256])
 
 
 MODELS = {"conv_stem": conv_stem, "resblocks": resblocks, "matmul": matmul}
