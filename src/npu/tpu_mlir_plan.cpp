@@ -278,7 +278,8 @@ void parse_group_attributes(std::string_view text, int64_t line, TpuMlirGroup& g
   }
 }
 
-void check_group(const TpuMlirGroup& group) {
+// `flow_line`: the line closing the group, where its flow is.
+void check_group(const TpuMlirGroup& group, int64_t flow_line) {
   std::set<int64_t> ids;
   for (const TpuMlirGroupOp& op : group.ops) {
     if (!ids.insert(op.info.id).second) {
@@ -293,7 +294,7 @@ void check_group(const TpuMlirGroup& group) {
         throw Error(ErrorKind::kInvalid,
                     fmt::format("line {}: field 'flow': names op id {}, which the group does not "
                                 "have",
-                                group.line, id));
+                                flow_line, id));
       }
     }
   }
@@ -358,7 +359,7 @@ TpuMlirModule parse_tpu_mlir_plan(std::string_view text) {
     }
     if (t.starts_with("})")) {
       parse_group_attributes(t, line, *group);
-      check_group(*group);
+      check_group(*group, line);
       module.groups.push_back(std::move(*group));
       group.reset();
       continue;
