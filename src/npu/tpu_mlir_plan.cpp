@@ -96,7 +96,10 @@ TpuMlirLocalInfo parse_local_info(std::string_view body, int64_t line) {
   TpuMlirLocalInfo info;
   std::set<std::string, std::less<>> seen;
   for (const std::string_view item : top_level_items(body)) {
-    const auto [key, value] = key_value(item, line);
+    // Not a structured binding: clang 14 refuses capturing one in the lambdas below.
+    const std::pair<std::string_view, std::string_view> field = key_value(item, line);
+    const std::string_view key = field.first;
+    const std::string_view value = field.second;
     if (!seen.insert(std::string(key)).second) {
       fail(line, printable_utf8(std::string(key)), "given twice");
     }
