@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <string_view>
 
 #include "tessera/error.h"
 #include "tessera/npu/chip.h"
@@ -18,6 +19,26 @@ namespace {
 int64_t whole_rows_bytes(const LocalTensor& tensor) {
   return tensor.stored_shape()[0] * tensor.channels_per_npu() * tensor.strides()[1] *
          tensor.stored_element_bytes();
+}
+
+// How the compiler stores a tensor, as observed in its out_size (the fixtures' every tensor;
+// docs/notes/2026-11-27-tpu-mlir-plans.md): only BM1684 packs, its aligned 8-bit tensors 4N.
+struct StorageRule {
+  std::string_view chip;
+  std::string_view dtypes[2];
+  bool eu_align;
+  std::string_view mode;
+};
+constexpr StorageRule kStorageRules[] = {{"bm1684", {"s8", "u8"}, true, "4N"}};
+
+std::string storage_mode_of(const Device& device, const std::string& dtype, bool eu_align) {
+  for (const StorageRule& rule : kStorageRules) {
+    if (rule.chip == device.name && rule.eu_align == eu_align &&
+        (rule.dtypes[0] == dtype || rule.dtypes[1] == dtype)) {
+      return std::string(rule.mode);
+    }
+  }
+  return "none";
 }
 
 int64_t largest(const std::vector<int64_t>& slices) {
@@ -54,9 +75,7 @@ std::vector<TpuMlirTensor> group_tensors(const TpuMlirGroup& group, const Device
                largest(info.h_slice), largest(info.w_slice)};
     t.dtype = op.dtype;
     t.eu_align = info.eu_align;
-    if (device.name == "bm1684" && info.eu_align && (op.dtype == "s8" || op.dtype == "u8")) {
-      t.mode = "4N";
-    }
+    t.mode = storage_mode_of(device, op.dtype, info.eu_align);
     t.compiler_bytes = info.out_size;
     tensors.push_back(t);
     if (info.buffer_size > 0) {
