@@ -122,7 +122,7 @@ def main() -> None:
             dims[name] = transform(name, work)
         final = deploy(name, chip, quantize, dims[name], work)
         rows.append((final.name, name, chip, quantize, store(final, out)))
-    versions = {p: importlib.metadata.version(p) for p in ("tpu_mlir", "onnx", "onnxruntime")}
+    versions = {p: importlib.metadata.version(p) for p in ("tpu_mlir", "onnx", "onnxruntime", "torch")}
     lines = ["# tpu-mlir's local-memory plans", "",
              "Written by `tools/npu_oracle/tpu_mlir_plans.sh` (do not edit): the `*_final.mlir`",
              "file `model_deploy.py --debug` writes for each small ONNX model of",
