@@ -222,7 +222,7 @@ TpuMlirGroupOp parse_group_op(std::string_view text, std::size_t lg, int64_t lin
   if (quote == std::string_view::npos) fail(line, "op", "expected \"dialect.Op\"(...)");
   if (t.starts_with('%')) {
     const std::size_t end = t.find_first_of(" :=");
-    op.value = std::string(t.substr(0, end));
+    op.value = printable_utf8(t.substr(0, end));  // names go into reports and pictures
   }
   const std::size_t name_end = t.find('"', quote + 1);
   if (name_end == std::string_view::npos) fail(line, "op", "the op name is not closed");
@@ -353,7 +353,7 @@ TpuMlirModule parse_tpu_mlir_plan(std::string_view text) {
       if (group) fail(line, "tpu.Group", "a group inside a group");
       group.emplace();
       group->line = line;
-      if (t.starts_with('%')) group->value = std::string(t.substr(0, t.find_first_of(" :=")));
+      if (t.starts_with('%')) group->value = printable_utf8(t.substr(0, t.find_first_of(" :=")));
       continue;
     }
     if (!group) {
