@@ -9,7 +9,9 @@
 #include "python_values.h"
 #include "tessera/npu/local_plan.h"
 #include "tessera/npu/plan_check.h"
+#include "tessera/npu/tpu_mlir_local_plan.h"
 #include "tessera/render/npu_plan_picture.h"
+#include "tessera/render/tpu_mlir_plan_picture.h"
 
 namespace nb = nanobind;
 
@@ -45,6 +47,35 @@ void bind_npu_plan(nb::module_& m) {
         render::write_picture(render::build_npu_plan_picture(check), path);
       },
       nb::arg("plan_json"), nb::arg("path"), "Draws the plan like `tessera npu plan -o PATH`.");
+  m.def(
+      "_is_tpu_mlir_plan_file",
+      [](const std::string& path) {
+        nb::gil_scoped_release release;
+        return npu::is_tpu_mlir_plan_file(path);
+      },
+      nb::arg("path"), "Whether `tessera npu plan PATH` reads PATH as tpu-mlir's *_final.mlir.");
+  m.def(
+      "_check_tpu_mlir_plan",
+      [](const std::string& path, int64_t max_overlaps) {
+        npu::TpuMlirPlanCheck check;
+        {
+          nb::gil_scoped_release release;
+          check =
+              npu::check_tpu_mlir_plan(npu::read_tpu_mlir_plan(path), {.max_listed = max_overlaps});
+        }
+        return json_to_python(npu::tpu_mlir_plan_json(check));
+      },
+      nb::arg("path"), nb::arg("max_overlaps"),
+      "The report of `tessera npu plan MODEL_final.mlir --json --max-overlaps N`.");
+  m.def(
+      "_draw_tpu_mlir_plan",
+      [](const std::string& file, const std::string& path) {
+        nb::gil_scoped_release release;
+        const npu::TpuMlirPlanCheck check = npu::check_tpu_mlir_plan(npu::read_tpu_mlir_plan(file));
+        render::write_picture(render::build_tpu_mlir_plan_picture(check), path);
+      },
+      nb::arg("file"), nb::arg("path"),
+      "Draws tpu-mlir's plan like `tessera npu plan MODEL_final.mlir -o PATH`.");
 }
 
 }  // namespace tessera::python

@@ -18,7 +18,9 @@ import json
 import os
 from typing import Any, Union
 
-from ._tessera.npu import Device, Matrix, Tensor, _check_plan, _draw_plan, _read_plan_file, best_w, presets
+from ._tessera.npu import (Device, Matrix, Tensor, _check_plan, _check_tpu_mlir_plan, _draw_plan,
+                           _draw_tpu_mlir_plan, _is_tpu_mlir_plan_file, _read_plan_file, best_w,
+                           presets)
 
 __all__ = ["Device", "Matrix", "Plan", "Tensor", "best_w", "presets"]
 
@@ -39,9 +41,19 @@ class Plan:
     are one entry per tensor pair; max_overlaps bounds the entries listed per kind, as
     `--max-overlaps` does (the counts in summary are whole). Bad plans raise the same tessera
     errors, with the same words, as the CLI; a path is read by the CLI's own reader.
+
+    A path to tpu-mlir's `MODEL_final.mlir` (`model_deploy.py --debug`) is read as `tessera npu
+    plan` reads it: check() is then that report (keys summary, chip, device, groups), groups its
+    layer groups, and tensors, overlaps and bank_conflicts gather those of every group.
     """
 
     def __init__(self, plan: Union[dict, str, "os.PathLike[str]"], max_overlaps: int = 100):
+        self._tpu_mlir = None
+        if isinstance(plan, (str, os.PathLike)) and not os.fspath(plan).lstrip().startswith("{") \
+                and _is_tpu_mlir_plan_file(os.fspath(plan)):
+            self._tpu_mlir = os.fspath(plan)
+            self._report = _check_tpu_mlir_plan(self._tpu_mlir, max_overlaps)
+            return
         if isinstance(plan, dict):
             self._text = json.dumps(plan)
         elif isinstance(plan, os.PathLike) or (isinstance(plan, str) and not plan.lstrip().startswith("{")):
@@ -66,13 +78,23 @@ class Plan:
         """The plan with auto addresses filled in, ready to save and pass back."""
         return self._report["plan"]
 
+    def _gathered(self, key: str) -> list:
+        if self._tpu_mlir is not None:
+            return [item for group in self._report["groups"] for item in group[key]]
+        return self._report[key]
+
+    @property
+    def groups(self) -> list:
+        """tpu-mlir's layer groups (an empty list for a JSON plan)."""
+        return self._report.get("groups", []) if self._tpu_mlir is not None else []
+
     @property
     def tensors(self) -> list:
-        return self._report["tensors"]
+        return self._gathered("tensors")
 
     @property
     def overlaps(self) -> list:
-        return self._report["overlaps"]
+        return self._gathered("overlaps")
 
     @property
     def empty_block_reuse(self) -> list:
@@ -80,7 +102,7 @@ class Plan:
 
     @property
     def bank_conflicts(self) -> list:
-        return self._report["bank_conflicts"]
+        return self._gathered("bank_conflicts")
 
     @property
     def npus(self) -> list:
@@ -88,4 +110,7 @@ class Plan:
 
     def draw(self, path: Union[str, "os.PathLike[str]"]) -> None:
         """Writes the picture of `tessera npu plan -o`: .svg or .html by the extension."""
-        _draw_plan(self._text, os.fspath(path))
+        if self._tpu_mlir is not None:
+            _draw_tpu_mlir_plan(self._tpu_mlir, os.fspath(path))
+        else:
+            _draw_plan(self._text, os.fspath(path))

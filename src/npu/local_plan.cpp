@@ -226,6 +226,27 @@ PlanOp parse_op(const Json& object, const std::set<std::string>& names, std::siz
   return op;
 }
 
+std::vector<std::vector<std::string>> parse_timesteps(const Json& list,
+                                                      const std::set<std::string>& names) {
+  if (!list.is_array() || list.empty()) {
+    throw Error(ErrorKind::kInvalid,
+                "plan: field 'timesteps' must be a non-empty list of lists of tensor names");
+  }
+  std::vector<std::vector<std::string>> timesteps;
+  for (std::size_t step = 0; step < list.size(); ++step) {
+    const std::string where = fmt::format("timesteps[{}]", step);
+    timesteps.push_back(name_list(list[step], where));
+    for (const std::string& name : timesteps.back()) {
+      if (!names.contains(name)) {
+        throw Error(
+            ErrorKind::kInvalid,
+            fmt::format("{}: names tensor '{}', which the plan does not have", where, name));
+      }
+    }
+  }
+  return timesteps;
+}
+
 }  // namespace
 
 LocalTensor make_plan_tensor(const LocalPlan& plan, const PlanTensor& tensor,
@@ -252,7 +273,7 @@ LocalPlan parse_local_plan(const Json& plan) {
                 fmt::format("a plan is a JSON object with 'device' and 'tensors', not {}",
                             plan.type_name()));
   }
-  refuse_unknown_fields(plan, {"device", "tensors", "ops"}, "plan");
+  refuse_unknown_fields(plan, {"device", "tensors", "ops", "timesteps"}, "plan");
   if (!plan.contains("device")) throw Error(ErrorKind::kInvalid, "plan: missing field 'device'");
   if (!plan.contains("tensors") || !plan["tensors"].is_array() || plan["tensors"].empty()) {
     throw Error(ErrorKind::kInvalid, "plan: field 'tensors' must be a non-empty list");
@@ -280,6 +301,7 @@ LocalPlan parse_local_plan(const Json& plan) {
     position = 0;
     for (const Json& object : plan["ops"]) out.ops.push_back(parse_op(object, names, position++));
   }
+  if (plan.contains("timesteps")) out.timesteps = parse_timesteps(plan["timesteps"], names);
   return out;
 }
 
@@ -328,6 +350,7 @@ nlohmann::ordered_json local_plan_json(const LocalPlan& plan) {
     }
     out["ops"] = ops;
   }
+  if (!plan.timesteps.empty()) out["timesteps"] = plan.timesteps;
   return out;
 }
 

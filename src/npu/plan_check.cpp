@@ -158,6 +158,35 @@ void check_plan_size(const LocalPlan& plan) {
   }
 }
 
+// Per tensor, the timesteps it is alive in (ascending); empty lists when the plan has none.
+std::vector<std::vector<int64_t>> alive_timesteps(const LocalPlan& plan) {
+  std::vector<std::vector<int64_t>> alive(plan.tensors.size());
+  for (std::size_t step = 0; step < plan.timesteps.size(); ++step) {
+    for (const std::string& name : plan.timesteps[step]) {
+      const auto it = std::find_if(plan.tensors.begin(), plan.tensors.end(),
+                                   [&](const PlanTensor& t) { return t.name == name; });
+      if (it == plan.tensors.end()) continue;  // parse_local_plan refuses it
+      auto& steps = alive[static_cast<std::size_t>(it - plan.tensors.begin())];
+      if (steps.empty() || steps.back() != static_cast<int64_t>(step)) {
+        steps.push_back(static_cast<int64_t>(step));
+      }
+    }
+  }
+  return alive;
+}
+
+// Whether two tensors are alive in a common timestep; `steps` counts the work like byte runs.
+bool alive_together(const std::vector<int64_t>& a, const std::vector<int64_t>& b, int64_t& steps) {
+  std::size_t i = 0;
+  std::size_t j = 0;
+  while (i < a.size() && j < b.size()) {
+    if (a[i] == b[j]) break;
+    (a[i] < b[j] ? i : j) += 1;
+  }
+  steps += static_cast<int64_t>(i + j);
+  return i < a.size() && j < b.size();
+}
+
 }  // namespace
 
 bool PlanCheck::clean() const {
@@ -252,8 +281,13 @@ PlanCheck check_local_plan(const LocalPlan& plan, const PlanCheckOptions& option
     if (!spec.auto_address) t.tensor = tensor;
     check.tensors.push_back(std::move(t));
   }
+  // With timesteps, only tensors alive together can collide: a compiler reuses memory over time.
+  const std::vector<std::vector<int64_t>> alive = alive_timesteps(check.plan);
   for (std::size_t i = 0; i < check.tensors.size(); ++i) {
     for (std::size_t j = i + 1; j < check.tensors.size(); ++j) {
+      if (!check.plan.timesteps.empty() && !alive_together(alive[i], alive[j], check.run_steps)) {
+        continue;
+      }
       if (check.tensors[i].fits && check.tensors[j].fits) {
         compare_pair(check.tensors[i], check.tensors[j], check);
       }

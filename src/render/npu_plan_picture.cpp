@@ -157,15 +157,21 @@ std::string plan_svg_body(const NpuPlanPicture& p) {
                      xml_escape(p.title));
   out += fmt::format(R"(<text x="20" y="52" font-size="12.5" fill="#444">{}</text>)",
                      xml_escape(p.subtitle));
-  out +=
-      R"(<text x="20" y="72" font-size="12.5">one column per NPU, byte offsets on the left; dashed lines: bank boundaries</text>)";
+  out += fmt::format(
+      R"(<text x="20" y="72" font-size="12.5">{}</text>)",
+      xml_escape(p.caption.empty()
+                     ? "one column per NPU, byte offsets on the left; dashed lines: bank boundaries"
+                     : p.caption));
   out += "\n";
   for (int64_t q = 0; q < p.npus; ++q) {
     if (p.npus > 16 && q % 8 != 0) continue;
     out += fmt::format(
         R"(<text x="{:.1f}" y="{:.1f}" font-size="11" font-weight="bold" text-anchor="middle">{}</text>)",
         left + static_cast<double>(q) * (column + gap) + column / 2, top - 8,
-        p.npus > 16 ? std::to_string(q) : fmt::format("NPU {}", q));
+        q < static_cast<int64_t>(p.column_labels.size())
+            ? xml_escape(p.column_labels[static_cast<std::size_t>(q)])
+        : p.npus > 16 ? std::to_string(q)
+                      : fmt::format("NPU {}", q));
   }
   std::vector<bool> labelled(p.names.size(), false);
   for (std::size_t k = 0; k < p.blocks.size(); ++k) {

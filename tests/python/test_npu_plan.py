@@ -67,3 +67,25 @@ def test_draw_writes_svg_and_html(tmp_path):
 def test_not_a_plan():
     with pytest.raises(TypeError):
         npu.Plan(42)
+
+
+def test_tpu_mlir_final_mlir_read_through_the_library(tmp_path):
+    """tpu-mlir's own plan (tests/fixtures/tpu_mlir_plans/): the report of `tessera npu plan
+    FILE --json`, sizes agreeing with out_size, no overlap between tensors alive together."""
+    import pathlib
+
+    path = pathlib.Path(__file__).resolve().parents[1] / "fixtures" / "tpu_mlir_plans" / \
+        "resblocks_bm1684x_bf16_final.mlir"
+    plan = npu.Plan(path)
+    report = plan.check()
+    assert report["chip"] == "bm1684x"
+    assert report["summary"]["placements"] == path.read_text().count("#tpu.lg<")
+    assert all(t["bytes_per_npu"] == t["out_size"] for t in plan.tensors)
+    assert plan.overlaps == [] and len(plan.bank_conflicts) == 2 and not plan.clean
+    assert len(plan.groups) == 1 and len(plan.groups[0]["timesteps"]) == 4
+    plan.draw(tmp_path / "plan.svg")
+    assert "G0 T3" in (tmp_path / "plan.svg").read_text()
+    bad = tmp_path / "bad_final.mlir"
+    bad.write_text(path.read_text().replace('module.chip = "bm1684x"', 'module.chip = "bm0"'))
+    with pytest.raises(tessera.InvalidLayoutError, match="no preset for chip 'bm0'"):
+        npu.Plan(bad)

@@ -10,6 +10,9 @@
 //      {"name": "w",   "rows": 2, "cols": 40, "w": 10, "dtype": "f32", "address": "0x100"},
 //      {"name": "out", "shape": [1, 6, 2, 8], "dtype": "f32", "address": "auto"}],
 //    "ops": [{"name": "conv", "reads": ["in", "w"], "writes": ["out"]}]}
+// Optional "timesteps": [["in", "w"], ["w", "out"]], the tensors alive in each timestep (a
+// compiler's schedule: tpu_mlir_local_plan.h); tensors are compared only with those alive in a
+// timestep with them. Without it every tensor is alive together.
 // Tensor fields: name, shape [N,C,H,W] (or "N,C,H,W") or rows/cols/w (w an integer or "best"),
 // dtype, layout (aligned, compact, strides=...; default aligned), mode (none, 4N, 2N, 2IC),
 // address (integer, "0x..." or "auto"), gdma_row_stride (bool). The device is a preset name,
@@ -47,6 +50,8 @@ struct LocalPlan {
   std::string device_text;  // as `tessera npu --device` takes it
   std::vector<PlanTensor> tensors;
   std::vector<PlanOp> ops;
+  // The tensors alive in each timestep, by name; empty: one timestep holding every tensor.
+  std::vector<std::vector<std::string>> timesteps;
 };
 
 // Throws tessera::Error naming the tensor (or op) and the field: unknown or missing fields,

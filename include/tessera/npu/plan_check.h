@@ -10,7 +10,8 @@
 // - banks: the banks each tensor touches per NPU, and per op every (read, write) pair that shares
 //   a bank of one NPU (only on devices with more than one bank);
 // - per NPU: bytes stored by some tensor, free bytes, the largest free run.
-// Tensors that do not fit are left out of these comparisons and get `slices` instead. Findings
+// Tensors that do not fit are left out of these comparisons and get `slices` instead. With
+// timesteps (local_plan.h) two tensors are compared only when alive in a common timestep. Findings
 // are grouped per tensor pair (overlaps, empty-block reuse) or per op and pair (banks), counted
 // whole and listed up to a bound, so a report's size does not grow with the NPUs.
 //

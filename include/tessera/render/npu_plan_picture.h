@@ -39,6 +39,10 @@ struct NpuPlanPicture {
   int64_t bank_bytes = 0;
   std::vector<std::string> names;  // tensors that fit, legend order (colour index)
   std::vector<PlanBlock> blocks;   // row-major (row, NPU)
+  // Columns that are not NPUs (tpu_mlir_plan_picture.h: one per timestep): their labels and
+  // the line saying what a column is; empty: NPUs.
+  std::vector<std::string> column_labels;
+  std::string caption;
 };
 
 NpuPlanPicture build_npu_plan_picture(const npu::PlanCheck& check);
