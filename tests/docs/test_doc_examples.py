@@ -17,7 +17,9 @@ def test_examples_of_the_page_run_as_shown(page, tessera_cli, json_validator):
 
 def test_examples_that_do_not_run_are_rare():
     skipped = [block for page in PAGES for block in doc_examples.blocks_of(page) if block.not_run]
-    assert len(skipped) <= 16, "\n".join(f"{b.where()}: {b.not_run}" for b in skipped)
+    # Each of these needs what a test run lacks (a TPU program and its compiler, tpu-mlir and a
+    # model) or rebuilds everything; a new one is a reason to make an example runnable instead.
+    assert len(skipped) <= 18, "\n".join(f"{b.where()}: {b.not_run}" for b in skipped)
     assert all(b.language == "console" or b.language == "python" for b in skipped)
 
 
