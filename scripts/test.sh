@@ -25,8 +25,8 @@ trap stage_summary EXIT
 # The wheel below compiles the library and CLI sources this build compiles, with the same flags.
 # Through ccache they are compiled once: depend mode (no extra preprocessor run on a miss), paths
 # relative to the clone, and build/release and build/wheel at the same depth, so both builds' command
-# lines are identical. The wheel's build took 15 of CI's 43 minutes without it (on the core Bochs
-# leaves free); 67 s instead of 478 s with it on an idle 2-core EPYC.
+# lines are identical. Without it the wheel's build was a large share of CI's time
+# (docs/notes/2026-11-27-ci-time.md).
 launcher=()
 if command -v ccache >/dev/null; then
   export CCACHE_DIR=${CCACHE_DIR:-$PWD/build/ccache} CCACHE_BASEDIR=$PWD CCACHE_DEPEND=1
@@ -57,8 +57,8 @@ cmake --build build/extension --target tessera_cli
   --tessera=build/extension/tessera
 
 # The AVX-512 stage needs only the release build's tests. Without AVX-512 it runs them in Bochs,
-# which interprets on one core for ~19 minutes; started here, that overlaps the stages below
-# instead of adding to them (CI on a 2-core AVX2 host: 62 minutes with it last). Its own session,
+# which interprets on one core for a long time; started here, that overlaps the stages below
+# instead of adding to them (docs/notes/2026-11-27-ci-time.md). Its own session,
 # so that a failure anywhere stops it too; its output follows the other stages.
 avx512_log=build/avx512-stage.log
 avx512_pid=

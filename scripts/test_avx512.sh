@@ -11,7 +11,7 @@
 #   scripts/test_avx512.sh [gtest filter]   # default: the suites of tests/relayout/*.cpp
 #
 # Bochs interprets (~30-40 million instructions a second here), so this proves correctness, not
-# speed: on a 2-core AMD EPYC, 7 minutes (~2 to boot, ~5 of relayout tests).
+# speed: minutes to boot and many more for the tests (docs/notes/2026-11-27-ci-time.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Every suite in tests/relayout/ (the other tests read files from the source tree, which the guest

@@ -338,6 +338,41 @@ class _Chip:
         return {"places": places.reshape(-1).tolist(), "twice": twice,
                 "written_bytes": written}
 
+    def from_4n_int8(self, shape, source: int, destination: int, work: int, positions,
+                     values, signed: bool) -> dict:
+        """BM1684's own 4N conversion, asked where it reads each element: `values` (bytes) are
+        written at `positions` (NPU * S + offset) of cleared local memory, the 4N int8 tensor at
+        `source` is converted to f32 at `destination` (aligned) by the chip's BDC, copied to
+        global memory by its GDMA, and returned in N,C,H,W order."""
+        import numpy as np
+
+        if self.api != "okk":
+            raise ValueError("only BM1684's OKKernel API converts from 4N")
+        m, u64 = self.m, ctypes.c_ulonglong
+        m.okk_bdc_4N_int8_to_fp32.argtypes = [ctypes.c_uint] * 3 + [ctypes.POINTER(_Dim4),
+                                                                    ctypes.c_bool, ctypes.c_bool]
+        m.okk_gdma_32bit_cpy_L2S.argtypes = [u64, ctypes.c_uint, ctypes.POINTER(_Dim4),
+                                             ctypes.POINTER(_Dim4), ctypes.POINTER(_Dim4)]
+        count = int(np.prod([int(v) for v in shape]))
+        if count * 4 > self.global_bytes:
+            raise ValueError("the tensor is larger than a request may use")
+        self._clear_local()
+        npus = [np.ctypeslib.as_array((ctypes.c_uint8 * self.lmem).from_address(p))
+                for p in self.local_ptrs]
+        for position, value in zip(positions, values):
+            npus[int(position) // self.lmem][int(position) % self.lmem] = int(value) & 0xFF
+        dims = _dim4(shape)
+        m.okk_bdc_4N_int8_to_fp32(int(destination), int(source), int(work), ctypes.byref(dims),
+                                  bool(signed), True)
+        m.okk_poll()
+        global_view = np.ctypeslib.as_array(
+            (ctypes.c_uint8 * (count * 4)).from_address(self.global_ptr))
+        global_view[:] = 0
+        m.okk_gdma_32bit_cpy_L2S(self.global_start, int(destination), ctypes.byref(dims), None,
+                                 None)
+        m.okk_poll()
+        return {"values": np.frombuffer(global_view.tobytes(), dtype=np.float32).tolist()}
+
     def answer(self, request: dict) -> Any:
         op = request.get("op")
         if op == "constants":
@@ -360,6 +395,10 @@ class _Chip:
             return self.matrix(request["bits"], request["rows"], request["cols"],
                                request["cols_per_channel"], request["row_stride"],
                                request["address"])
+        if op == "from_4n_int8":
+            return self.from_4n_int8(request["shape"], request["source"], request["destination"],
+                                     request["work"], request["positions"], request["values"],
+                                     request.get("signed", True))
         raise ValueError(f"unknown request op {op!r}")
 
 
