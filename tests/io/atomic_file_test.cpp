@@ -15,6 +15,7 @@
 #include <string>
 #include <thread>
 
+#include "support/scratch_directory.h"
 #include "tessera/error.h"
 #include "tessera/io/input_file.h"
 
@@ -23,32 +24,12 @@ namespace {
 
 namespace fs = std::filesystem;
 
-class AtomicFileTest : public ::testing::Test {
+class AtomicFileTest : public testing::ScratchDirectoryTest {
  protected:
-  void SetUp() override {
-    directory_ =
-        fs::temp_directory_path() /
-        ("tessera-atomic-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
-         "-" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(directory_);
-    fs::create_directories(directory_);
-  }
-  void TearDown() override { fs::remove_all(directory_); }
-
-  std::string path(const char* name) const { return (directory_ / name).string(); }
-  static std::string read(const std::string& p) {
-    std::ifstream in(p, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-  }
-  static void write(const std::string& p, const std::string& text) {
-    std::ofstream(p, std::ios::binary) << text;
-  }
   int entries() const {
     return static_cast<int>(
         std::distance(fs::directory_iterator(directory_), fs::directory_iterator()));
   }
-
-  fs::path directory_;
 };
 
 TEST_F(AtomicFileTest, NothingAppearsUntilCommit) {

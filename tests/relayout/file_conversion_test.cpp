@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "support/scratch_directory.h"
 #include "tessera/error.h"
 #include "tessera/relayout/npy_file.h"
 #include "tessera/tpu/target.h"
@@ -22,26 +23,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-class FileConversionTest : public ::testing::Test {
+class FileConversionTest : public testing::ScratchDirectoryTest {
  protected:
-  void SetUp() override {
-    directory_ = fs::temp_directory_path() /
-                 ("tessera-file-conversion-" +
-                  std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + "-" +
-                  ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(directory_);
-    fs::create_directories(directory_);
-  }
-  void TearDown() override { fs::remove_all(directory_); }
-
-  std::string path(const char* name) const { return (directory_ / name).string(); }
-  static std::string read(const std::string& p) {
-    std::ifstream in(p, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-  }
-  static void write(const std::string& p, const std::string& bytes) {
-    std::ofstream(p, std::ios::binary) << bytes;
-  }
   // A .npy file of f32[rows, cols] holding random values; returns its data bytes.
   static std::string write_npy(const std::string& p, int64_t rows, int64_t cols, uint32_t seed) {
     std::mt19937 random(seed);
@@ -50,8 +33,6 @@ class FileConversionTest : public ::testing::Test {
     write(p, npy_header("<f4", {rows, cols}) + data);
     return data;
   }
-
-  fs::path directory_;
 };
 
 TEST_F(FileConversionTest, NpyToTiledAndBackIsTheSameArray) {
