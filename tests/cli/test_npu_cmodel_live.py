@@ -238,8 +238,9 @@ def _check_4n(tessera, model, shape, start, rng, seed):
 
 
 @pytest.mark.xfail(strict=True, reason="open: when a 4N tensor's channels run past the last NPU "
-                   "(start NPU 58, 8 channels), BM1684's conversion reads the second batch group "
-                   "elsewhere than tessera places it (docs/notes/2026-11-27-npu-cmodels.md)")
+                   "(start NPU 58, 8 channels), BM1684's conversion steps batch groups by "
+                   "ceil(C/X) channel rows, tessera's 4N mode by ceil((Q+C)/X) "
+                   "(docs/notes/2026-11-27-npu-cmodels.md)")
 def test_4n_int8_channels_past_the_last_npu(tessera):
     why = cmodel.available("bm1684")
     if why:
