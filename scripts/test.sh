@@ -110,11 +110,12 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:ha
   ctest --test-dir build/sanitize --output-on-failure -j "$jobs"
 
 stage "ThreadSanitizer: the worker pool's lock-free hand-off between threads"
-# TSan cannot share a build with ASan; the pool and its test are small enough to build alone.
+# TSan cannot share a build with ASan; the pool and its test are small enough to build alone
+# (with the error type and text helpers a pool that cannot start its threads reports through).
 # die_after_fork=0: the fork test starts threads in a child of a threaded parent on purpose.
 g++ -std=c++20 -O1 -g -fsanitize=thread -Wall -Wextra -Werror -Isrc -Iinclude \
-  src/relayout/worker_pool.cpp tests/relayout/worker_pool_test.cpp -lgtest -lgtest_main -pthread \
-  -o build/worker_pool_tsan
+  src/relayout/worker_pool.cpp src/core/error.cpp src/core/utf8_text.cpp \
+  tests/relayout/worker_pool_test.cpp -lgtest -lgtest_main -lfmt -pthread -o build/worker_pool_tsan
 TSAN_OPTIONS=die_after_fork=0:halt_on_error=1 build/worker_pool_tsan
 
 stage "fuzzing every parser for ${fuzz_seconds}s each, $jobs at a time"
