@@ -19,6 +19,7 @@
 #include "tessera/error.h"
 #include "tessera/inputs/input_arrays.h"
 #include "tessera/inputs/program_memory.h"
+#include "tessera/utf8_text.h"
 #include "text_lines.h"
 
 namespace tessera::inputs {
@@ -88,8 +89,9 @@ ProgramMemory program_memory_from_buffer_assignment(std::string_view text) {
     }
     Allocation& a = allocations.back();
     ProgramBuffer b;
-    b.name = std::string(line.substr(name_begin + 1, name_end - name_begin - 1));
-    b.layout = std::string(line.substr(shape_at + 3));
+    // As printable UTF-8: the names and layouts go into reports and JSON as they are.
+    b.name = printable_utf8(line.substr(name_begin + 1, name_end - name_begin - 1));
+    b.layout = printable_utf8(line.substr(shape_at + 3));
     b.size_bytes = std::max<int64_t>(0, number_after(line, "(size="));
     b.memory_space = a.color;
     b.kind = a.parameter ? BufferKind::kParameter

@@ -280,7 +280,8 @@ class Scheduler {
     }
     const std::vector<std::string> called = in.called_computations();
     if (in.opcode == "while" && in.operands.size() == 1) {
-      const std::size_t init = *operand(in, 0);
+      // An operand the module does not define (a cut or garbled text) stands for the loop itself.
+      const std::size_t init = operand(in, 0).value_or(i);
       loops_.push_back({position, {}});
       const auto condition = in.attribute("condition");
       const auto body = in.attribute("body");

@@ -11,6 +11,7 @@
 #include "program_liveness.h"
 #include "tessera/explain/layout_explanation.h"
 #include "tessera/tpu/generations.h"
+#include "tessera/utf8_text.h"
 
 namespace tessera::inputs {
 namespace {
@@ -159,6 +160,9 @@ ProgramMemory with_buffer_assignment(ProgramMemory from_module, const ProgramMem
 }
 
 nlohmann::ordered_json program_memory_json(const ProgramMemory& m) {
+  // Names, layouts and metadata come from the module's text as they are: JSON holds them as
+  // printable UTF-8 (tests/fuzz seeds: fuzz/seeds/program_memory/).
+  const auto text = [](const std::string& s) { return printable_utf8(s); };
   nlohmann::ordered_json out = {{"basis", memory_basis_name(m.basis)}};
   add_figures(out, m.hbm);
   nlohmann::ordered_json spaces = nlohmann::ordered_json::array();
@@ -172,28 +176,30 @@ nlohmann::ordered_json program_memory_json(const ProgramMemory& m) {
   out["memory_spaces"] = std::move(spaces);
   out["schedule_length"] = m.schedule_length;
   out["peak_position"] = m.peak_position;
-  out["peak_instruction"] = m.peak_instruction;
+  out["peak_instruction"] = text(m.peak_instruction);
   nlohmann::ordered_json live = nlohmann::ordered_json::array();
   for (const ProgramBuffer& b : m.live_at_peak) {
-    live.push_back({{"name", b.name},
-                    {"layout", b.layout},
+    live.push_back({{"name", text(b.name)},
+                    {"layout", text(b.layout)},
                     {"size_bytes", b.size_bytes},
                     {"kind", buffer_kind_name(b.kind)},
-                    {"op_name", b.op_name},
-                    {"source", b.source}});
+                    {"op_name", text(b.op_name)},
+                    {"source", text(b.source)}});
   }
   out["live_at_peak"] = std::move(live);
   nlohmann::ordered_json fixes = nlohmann::ordered_json::array();
   for (const PeakFix& f : m.fixes) {
-    fixes.push_back({{"buffer", f.buffer},
-                     {"change", f.change},
+    fixes.push_back({{"buffer", text(f.buffer)},
+                     {"change", text(f.change)},
                      {"saves_at_peak_bytes", f.saves_at_peak},
                      {"user_can_change", f.user_can_change}});
   }
   out["fixes"] = std::move(fixes);
   out["fixes_saving_bytes"] = fixes_saving(m);
   out["peak_after_fixes_bytes"] = m.hbm.peak_bytes() - fixes_saving(m);
-  out["notes"] = m.notes;
+  nlohmann::ordered_json notes = nlohmann::ordered_json::array();
+  for (const std::string& note : m.notes) notes.push_back(text(note));
+  out["notes"] = std::move(notes);
   return out;
 }
 
