@@ -40,14 +40,6 @@ struct ConvertArguments {
   TargetArguments targets;
 };
 
-bool is_npy(const std::string& path) {
-  return path.size() > 4 && path.ends_with(".npy");
-}
-
-std::string dims_text(const std::vector<int64_t>& dims) {
-  return fmt::format("[{}]", fmt::join(dims, ","));
-}
-
 // A word for the shell: the operand quoted so that it can be pasted as it is.
 std::string shell_quoted(const std::string& text) {
   std::string quoted = "'";
@@ -58,14 +50,15 @@ std::string shell_quoted(const std::string& text) {
 // What was written, in the layout actually used (a target's tiles and the dimension order the
 // compiler chose are filled in), and the operand that reads the file back: a shape written
 // without tiles or order means something else when read back as written.
-std::string written_text(const ConvertArguments& args, const relayout::LayoutOperand& to,
-                         int64_t file_bytes) {
+std::string written_text(const ConvertArguments& args, const relayout::FileConversion& conversion) {
   const std::string path = printable_utf8(args.output);
-  if (is_npy(args.output)) {
+  const relayout::LayoutOperand& to = conversion.destination();
+  const int64_t file_bytes = conversion.output_bytes();
+  if (conversion.npy_output()) {
     return fmt::format(
-        "wrote {} ({} bytes): {}{}, a .npy file (np.load reads it; so does convert "
+        "wrote {} ({} bytes): {}[{}], a .npy file (np.load reads it; so does convert "
         "as IN, without --from)\n",
-        path, file_bytes, element_type_name(to.type), dims_text(to.dims));
+        path, file_bytes, element_type_name(to.type), fmt::join(to.dims, ","));
   }
   return fmt::format("wrote {} ({} bytes): {}\nread it back with --from {}\n", path, file_bytes,
                      printable_utf8(to.text), printable_utf8(shell_quoted(to.text)));
@@ -106,7 +99,7 @@ void convert(const ConvertArguments& args) {
                                         : ProgressMode::kAuto,
                         to.map->size_bytes());
   conversion.write([&](int64_t done, int64_t) { progress.update(done); }, args.fsync);
-  write_output(written_text(args, to, conversion.output_bytes()));
+  write_output(written_text(args, conversion));
   if (conversion.npy_output() && to.type == ElementType::kBF16) {
     write_diagnostic(fmt::format(
         "note: NumPy has no bfloat16: '{}' holds it as '<V2', as np.save of an ml_dtypes array "
