@@ -16,9 +16,10 @@ constexpr NStrideRule kFromNpu0 = NStrideRule::kIgnoringStartNpu;  // ceil(C / X
 // tests/fixtures/npu_oracle/). BM1684's copies are the reverse of its successors': its default
 // copy counts the rows from the start NPU and its matrix copy from NPU 0; every TPU-Kernel chip's
 // default copy asks tpu_aligned_stride with start index 0 and its matrix copy counts from the
-// start NPU.
+// start NPU. BM1684's 4N conversion also counts from NPU 0 (tests/cli/test_npu_cmodel_live.py
+// asks it on every run).
 constexpr ChipRecord kChips[] = {
-    {"bm1684", "libcmodel_bm1684.so", 64, 512 * 1024, 8, 128, kSpec, kFromNpu0, true},
+    {"bm1684", "libcmodel_bm1684.so", 64, 512 * 1024, 8, 128, kSpec, kFromNpu0, true, kFromNpu0},
     {"bm1684x", "libcmodel_bm1684x.so", 64, 256 * 1024, 16, 64, kFromNpu0, kSpec, false},
     {"bm1684x2", "libcmodel_bm1684x2.so", 16, 256 * 1024, 16, 32, kFromNpu0, kSpec, false},
     {"bm1688", "libcmodel_bm1688.so", 32, 128 * 1024, 16, 16, kFromNpu0, kSpec, false},
@@ -69,14 +70,15 @@ std::string chip_table_markdown() {
       "table by `tessera npu chips`.\n\n"
       "| chip | NPUs X | local memory S | banks | bank size | alignment (8/16/32-bit) | "
       "default copy: rows per batch | matrix copy: rows per matrix row | storage modes | "
-      "C model |\n"
-      "|---|---|---|---|---|---|---|---|---|---|\n";
+      "4N: rows per batch group | C model |\n"
+      "|---|---|---|---|---|---|---|---|---|---|---|\n";
   for (const ChipRecord& chip : kChips) {
-    out += fmt::format("| {} | {} | {} KiB | {} | {} KiB | {} B | {} | {} | {} | `{}` |\n",
+    out += fmt::format("| {} | {} | {} KiB | {} | {} KiB | {} B | {} | {} | {} | {} | `{}` |\n",
                        chip.name, chip.npus, chip.local_memory_bytes / 1024, chip.banks,
                        chip.local_memory_bytes / chip.banks / 1024, chip.alignment_bytes,
                        rows(chip.default_copy_rule), rows(chip.matrix_copy_rule),
-                       chip.packed_modes ? "none, 4N, 2N, 2IC" : "none", chip.cmodel);
+                       chip.packed_modes ? "none, 4N, 2N, 2IC" : "none",
+                       chip.packed_modes ? rows(chip.four_n_rule) : "-", chip.cmodel);
   }
   out +=
       "\nQ is the start NPU of the tensor, C its channels (a matrix: ceil(M/W)).\n\n"
@@ -99,9 +101,12 @@ std::string chip_table_markdown() {
       "  ceil((Q+C)/X). tessera's matrix layout is this copy on every preset.\n"
       "- **W stride**: a copy with W stride 2 ends the BM1684, CV184X and SGTPUV8 models on an\n"
       "  assertion; the other chips place it as the strides say.\n"
-      "- **Storage modes**: only BM1684's OKKernel API converts to 4N "
-      "(`okk_bdc_fp32_to_4N_int8`);\n"
-      "  the TPU-Kernel chips export no 4N, 2N or 2IC conversion.\n";
+      "- **Storage modes**: only BM1684's OKKernel API converts to and from 4N\n"
+      "  (`okk_bdc_fp32_to_4N_int8`, `okk_bdc_4N_int8_to_fp32`); the TPU-Kernel chips export no\n"
+      "  4N, 2N or 2IC conversion. Random int8 values written where tessera places a 4N tensor\n"
+      "  come back from the chip's conversion to f32 in place, at every start NPU: its batch\n"
+      "  groups step by ceil(C/X) channel rows, as the matrix copy does. 2N and 2IC have no\n"
+      "  conversion to ask and follow the specification's ceil((Q+C)/X).\n";
   return out;
 }
 

@@ -57,6 +57,7 @@ std::span<const Device> device_presets() {
                                   chip.banks, std::string(chip.name));
       device.default_copy_rule = chip.default_copy_rule;
       device.matrix_copy_rule = chip.matrix_copy_rule;
+      device.four_n_rule = chip.four_n_rule;
       all.push_back(std::move(device));
     }
     return all;

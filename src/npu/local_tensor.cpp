@@ -50,6 +50,10 @@ LocalTensor::LocalTensor(Device device, TensorShape shape, ElementType type, int
   if (layout_.gdma) {
     layout_.kind = LayoutKind::kAligned;
     layout_.n_stride_rule = device_.default_copy_rule;
+  } else if (mode_ == StorageMode::k4N && layout_.kind == LayoutKind::kAligned &&
+             layout_.n_stride_rule == NStrideRule::kChannelsPerNpu) {
+    // The aligned 4N layout is the one the chip's own 4N conversion reads (chip.h).
+    layout_.n_stride_rule = device_.four_n_rule;
   }
   element_bytes_ = checked_element_bytes(type_);
   check_storage_mode(mode_, type_);

@@ -7,6 +7,7 @@
 #include <array>
 
 #include "npu/spec_device.h"
+#include "tessera/npu/device.h"
 #include "tessera/npu/local_tensor.h"
 
 namespace tessera::npu {
@@ -36,6 +37,28 @@ TEST(FourNMode, Int8Example) {
     EXPECT_EQ(at(tensor, n, 1, 2, 3).byte_offset, (2 * 5 + 3) * 4 + n);
   EXPECT_EQ(at(tensor, 5, 4, 3, 4),
             (ElementPlace{0, (64 + 32 + 19) * 4 + 1, (64 + 32 + 19) * 4 + 1}));
+}
+
+// BM1684's own 4N conversion steps batch groups by ceil(C/X) channel rows, whatever the start NPU
+// (asked on every run by tests/cli/test_npu_cmodel_live.py); the spec's rule counts from the start
+// NPU. They differ only when the channels wrap past the last NPU: 8 channels from NPU 58 of 64.
+TEST(FourNMode, Bm1684BatchGroupsStepByChannelsFromNpuZero) {
+  const Device& bm1684 = device_presets()[0];
+  ASSERT_EQ(bm1684.name, "bm1684");
+  const int64_t npu58 = 58 * bm1684.local_memory_bytes;
+  const LocalTensor chip(bm1684, {9, 8, 1, 5}, ElementType::kS8, npu58, LocalLayout{},
+                         StorageMode::k4N);
+  EXPECT_EQ(chip.channels_per_npu(), 2);
+  EXPECT_EQ(chip.strides(), (Strides{32, 32, 5, 1}));  // one row of 32 words per batch group
+  EXPECT_EQ(chip.layout().n_stride_rule, NStrideRule::kIgnoringStartNpu);
+  // A device described by hand follows the spec: two rows per batch group.
+  const Device custom = make_device(64, bm1684.local_memory_bytes, 128, 8);
+  const LocalTensor spec(custom, {9, 8, 1, 5}, ElementType::kS8, npu58, LocalLayout{},
+                         StorageMode::k4N);
+  EXPECT_EQ(spec.strides(), (Strides{64, 32, 5, 1}));
+  // Without the mode the chip's aligned layout keeps the spec's rule too (its default copy).
+  const LocalTensor plain(bm1684, {9, 8, 1, 5}, ElementType::kS8, npu58, LocalLayout{});
+  EXPECT_EQ(plain.layout().n_stride_rule, NStrideRule::kChannelsPerNpu);
 }
 
 TEST(TwoNMode, Int16Example) {

@@ -30,6 +30,9 @@ struct ChipRecord {
   // okk_gdma_32bit_matrix_S2L): the matrix layout of `tessera npu matrix`.
   NStrideRule matrix_copy_rule = NStrideRule::kChannelsPerNpu;
   bool packed_modes = false;  // 4N/2N/2IC: the OKKernel chip only (its API converts to 4N)
+  // Channel rows per batch group of the chip's own 4N conversion (okk_bdc_4N_int8_to_fp32), the
+  // aligned layout in 4N mode. 2N and 2IC have no conversion to ask and follow the spec.
+  NStrideRule four_n_rule = NStrideRule::kChannelsPerNpu;
 };
 
 // Every chip of the family, in the order presets are listed.

@@ -19,10 +19,12 @@ struct Device {
   int64_t local_memory_bytes = 0;  // S, per NPU
   int64_t alignment_bytes = 0;     // EU alignment of the aligned layout's C stride and address
   int64_t banks = 1;               // local memory banks per NPU (bank of offset R: R / (S/banks))
-  // Channel rows of the chip's own GDMA copies (chip.h): the default copy (layout "gdma") and
-  // the matrix copy. A custom device follows the specification in both.
+  // Channel rows of the chip's own copies (chip.h): the default GDMA copy (layout "gdma"), the
+  // matrix copy and the 4N conversion (the aligned layout in 4N mode). A custom device follows
+  // the specification in all three.
   NStrideRule default_copy_rule = NStrideRule::kChannelsPerNpu;
   NStrideRule matrix_copy_rule = NStrideRule::kChannelsPerNpu;
+  NStrideRule four_n_rule = NStrideRule::kChannelsPerNpu;
 
   int64_t total_bytes() const { return npus * local_memory_bytes; }  // X*S, checked at creation
   int64_t bank_bytes() const { return local_memory_bytes / banks; }
