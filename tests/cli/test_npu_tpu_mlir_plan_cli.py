@@ -61,6 +61,31 @@ def test_detected_by_content_and_drawn_over_timesteps(tessera, tmp_path):
     assert "G0 T0" in svg and "one column per timestep" in svg
 
 
+def test_explain_and_draw_npu_take_the_plan_file_npu_plan_takes(tessera, tmp_path):
+    """`explain npu --plan FILE` is `npu plan FILE`'s report, `draw npu --plan FILE -o PIC` its
+    picture, for tpu-mlir's plans and JSON plans alike; the tensor options are refused beside it."""
+    path = FIXTURES / "resblocks_bm1684_int8_sym_final.mlir"
+    assert tessera.run("explain", "npu", "--plan", str(path)).stdout == \
+        tessera.run("npu", "plan", str(path)).stdout
+    assert tessera.json("explain", "npu", "--plan", str(path), "--json") == \
+        tessera.json("npu", "plan", str(path), "--json")
+    drawn, planned = tmp_path / "drawn.svg", tmp_path / "planned.svg"
+    out = tessera.run("draw", "npu", "--plan", str(path), "-o", str(drawn)).stdout
+    assert out == f"wrote {drawn} (the plan {path})\n"
+    tessera.run("npu", "plan", str(path), "-o", str(planned))
+    assert drawn.read_bytes() == planned.read_bytes()
+    group = tmp_path / "group.json"
+    group.write_text(json.dumps(tessera.json("npu", "plan", str(path), "--json")["groups"][0]["plan"]))
+    assert tessera.run("explain", "npu", "--plan", str(group)).stdout == \
+        tessera.run("npu", "plan", str(group)).stdout
+    error = tessera.fails("explain", "npu", "--plan", str(path), "--device", "bm1684")
+    assert "--plan FILE names its device and tensors" in error
+    error = tessera.fails("draw", "npu", "--plan", str(path), "-o", str(drawn), "--window", "0:2,0:2")
+    assert "a plan's picture (--plan) draws every tensor" in error
+    error = tessera.fails("explain", "npu", "--shape", "1,2,3,4", "--dtype", "f32", "--address", "0")
+    assert "--device is required" in error and "--plan FILE" in error
+
+
 def test_group_plan_reads_back_as_a_json_plan(tessera, tmp_path):
     report = tessera.json("npu", "plan", str(FIXTURES / "resblocks_bm1688_f16_final.mlir"), "--json")
     plan = tmp_path / "group.json"

@@ -9,6 +9,7 @@
 #include "command_registry.h"
 #include "compiler_check.h"
 #include "explain_input_command.h"
+#include "plan_file.h"
 #include "standard_output.h"
 #include "target_options.h"
 #include "tessera/error.h"
@@ -181,22 +182,22 @@ struct NpuPlacementArguments {
   std::size_t max_suggestions = 10;
   std::vector<std::string> plan_tensors;  // --tensor specs: a plan
   std::vector<std::string> plan_ops;
+  std::string plan_file;  // --plan: a JSON plan or tpu-mlir's *_final.mlir
   int64_t max_listed = npu::PlanCheckOptions{}.max_listed;  // --max-overlaps
   CLI::Option* width_option = nullptr;
   CLI::Option* rows_option = nullptr;
 };
 
-// `one_tensor_required`: --dtype and --address are required (draw); explain also takes a plan.
-void add_npu_placement_options(CLI::App* command, NpuPlacementArguments& a,
-                               bool one_tensor_required = true) {
-  command->add_option("--device", a.tensor.device, npu::device_help())->required();
+// One tensor (--shape or --rows/--cols, --dtype, --address), or a plan: checked when run
+// (require_device, refuse_tensor_options_with_plan), since either form may be given.
+void add_npu_placement_options(CLI::App* command, NpuPlacementArguments& a) {
+  command->add_option("--device", a.tensor.device, npu::device_help());
+  command->add_option("--plan", a.plan_file,
+                      "Instead of one tensor, a local-memory plan: JSON (as `npu plan` reads) or "
+                      "tpu-mlir's *_final.mlir");
   auto* shape = command->add_option("--shape", a.tensor.shape, "N,C,H,W (tensor form)");
-  auto* dtype =
-      command->add_option("--dtype", a.tensor.dtype, "Element type: f32, f16, bf16, s8, u8, ...");
-  auto* address =
-      command->add_option("--address", a.tensor.address, "Start address (decimal or 0x hex)");
-  dtype->required(one_tensor_required);
-  address->required(one_tensor_required);
+  command->add_option("--dtype", a.tensor.dtype, "Element type: f32, f16, bf16, s8, u8, ...");
+  command->add_option("--address", a.tensor.address, "Start address (decimal or 0x hex)");
   command->add_option(
       "--layout", a.tensor.layout,
       "aligned, gdma (as the chip's own default copy), compact or strides=NS,CS,HS,WS");
@@ -217,7 +218,29 @@ bool is_matrix_form(const NpuPlacementArguments& a) {
   return a.rows_option->count() > 0;
 }
 
+void require_device(const NpuPlacementArguments& a) {
+  if (a.tensor.device.empty()) {
+    throw Error(
+        ErrorKind::kInvalid,
+        fmt::format("--device is required: {} (or --plan FILE, whose plan names its device)",
+                    npu::device_help()));
+  }
+}
+
+// A --plan file names its device and tensors: nothing else may describe them.
+void refuse_tensor_options_with_plan(const NpuPlacementArguments& a) {
+  if (!a.tensor.device.empty() || !a.tensor.shape.empty() || !a.tensor.dtype.empty() ||
+      !a.tensor.address.empty() || a.tensor.layout != npu::TensorArguments{}.layout ||
+      a.tensor.mode != npu::TensorArguments{}.mode || a.rows_option->count() > 0 ||
+      !a.plan_tensors.empty() || !a.plan_ops.empty()) {
+    throw Error(ErrorKind::kInvalid,
+                "--plan FILE names its device and tensors: give it without --device, --shape, "
+                "--rows, --dtype, --address, --layout, --mode, --tensor or --op");
+  }
+}
+
 npu::MatrixLayout make_matrix(NpuPlacementArguments& a) {
+  require_device(a);
   a.matrix.device = a.tensor.device;
   a.matrix.dtype = a.tensor.dtype;
   a.matrix.address = a.tensor.address;
@@ -230,6 +253,7 @@ npu::MatrixLayout make_matrix(NpuPlacementArguments& a) {
 }
 
 npu::LocalTensor make_tensor(const NpuPlacementArguments& a) {
+  require_device(a);
   if (a.tensor.shape.empty()) {
     throw Error(ErrorKind::kInvalid,
                 "give --shape N,C,H,W (a tensor) or --rows N --cols M (a matrix)");
@@ -245,6 +269,7 @@ void run_explain_plan(const NpuPlacementArguments& a) {
                 "give either one tensor (--shape/--rows, --dtype, --address) or --tensor specs "
                 "(a plan), not both");
   }
+  require_device(a);
   nlohmann::json plan = {{"device", a.tensor.device}, {"tensors", nlohmann::json::array()}};
   for (const std::string& spec : a.plan_tensors) {
     plan["tensors"].push_back(npu::parse_tensor_spec(spec));
@@ -259,6 +284,12 @@ void run_explain_plan(const NpuPlacementArguments& a) {
 }
 
 void run_explain_npu(NpuPlacementArguments& a) {
+  if (!a.plan_file.empty()) {
+    refuse_tensor_options_with_plan(a);
+    const CheckedPlanFile plan = check_plan_file(a.plan_file, a.max_listed);
+    write_output(a.json ? plan.json() : plan.text());
+    return;
+  }
   if (!a.plan_tensors.empty()) return run_explain_plan(a);
   if (!a.plan_ops.empty()) throw Error(ErrorKind::kInvalid, "--op needs --tensor specs");
   if (a.tensor.dtype.empty() || a.tensor.address.empty()) {
@@ -331,6 +362,21 @@ void run_draw(const DrawArguments& args) {
 }
 
 void run_draw_npu(NpuPlacementArguments& a, const DrawArguments& output) {
+  if (!a.plan_file.empty()) {
+    refuse_tensor_options_with_plan(a);
+    if (!output.window.empty() || output.max_cells != DrawArguments{}.max_cells) {
+      throw Error(ErrorKind::kInvalid,
+                  "--window and --max-cells choose one tensor's blocks; a plan's picture (--plan) "
+                  "draws every tensor of it");
+    }
+    check_plan_file(a.plan_file, a.max_listed).write_picture(output.output);
+    write_output(fmt::format("wrote {} (the plan {})\n", printable_utf8(output.output),
+                             printable_utf8(a.plan_file)));
+    return;
+  }
+  if (a.tensor.dtype.empty() || a.tensor.address.empty()) {
+    throw Error(ErrorKind::kInvalid, "draw npu needs --dtype and --address (or --plan FILE)");
+  }
   render::NpuPictureOptions options;
   if (!output.window.empty()) options.window = render::parse_window(output.window);
   check_max_cells(output.max_cells);
@@ -398,7 +444,7 @@ void install(CLI::App& app) {
   auto npu_args = std::make_shared<NpuPlacementArguments>();
   auto* npu_command = explain->add_subcommand(
       "npu", "NPU local memory: table of NPUs (used, wasted, banks, fits) and better placements");
-  add_npu_placement_options(npu_command, *npu_args, false);
+  add_npu_placement_options(npu_command, *npu_args);
   npu_command->add_option(
       "--tensor", npu_args->plan_tensors,
       "A plan's tensor NAME:shape=N,C,H,W:dtype=f32:address=0|auto[:layout=..:mode=..] or "

@@ -1,8 +1,7 @@
 // `tessera npu plan FILE [--json] [-o map.svg|map.html] [--check] [--max-overlaps N]`: a whole
 // local-memory plan, checked to the byte, every list bounded. FILE is a JSON plan or tpu-mlir's
 // `*_final.mlir` (its layer groups: tessera/npu/tpu_mlir_local_plan.h).
-// Thin: parsing in tessera/npu/local_plan.h, checks and reports in tessera/npu/plan_check.h,
-// the picture in tessera/render/npu_plan_picture.h.
+// Thin: the file is read and checked by plan_file.h (the library's readers and reports).
 #include <fmt/format.h>
 
 #include <memory>
@@ -10,12 +9,9 @@
 
 #include "cli_support.h"
 #include "command_registry.h"
+#include "plan_file.h"
 #include "standard_output.h"
-#include "tessera/npu/local_plan.h"
 #include "tessera/npu/plan_check.h"
-#include "tessera/npu/tpu_mlir_local_plan.h"
-#include "tessera/render/npu_plan_picture.h"
-#include "tessera/render/tpu_mlir_plan_picture.h"
 #include "tessera/utf8_text.h"
 
 namespace tessera::cli {
@@ -28,24 +24,6 @@ struct PlanArguments {
   bool check = false;
   int64_t max_listed = npu::PlanCheckOptions{}.max_listed;
 };
-
-void run_tpu_mlir_plan(const PlanArguments& args) {
-  const npu::TpuMlirPlanCheck check =
-      npu::check_tpu_mlir_plan(npu::read_tpu_mlir_plan(args.file), {.max_listed = args.max_listed});
-  if (!args.output.empty()) {
-    render::write_picture(render::build_tpu_mlir_plan_picture(check), args.output);
-  }
-  if (args.json) {
-    write_output(npu::tpu_mlir_plan_json(check).dump(2) + "\n");
-  } else {
-    write_output(npu::tpu_mlir_plan_text(check));
-    if (!args.output.empty()) write_output(fmt::format("wrote {}\n", printable_utf8(args.output)));
-  }
-  if (args.check && !check.clean()) {
-    write_diagnostic(fmt::format("check failed: {}\n", npu::tpu_mlir_plan_summary(check)));
-    throw ExitStatus{1};
-  }
-}
 
 void install(CLI::App& app) {
   auto args = std::make_shared<PlanArguments>();
@@ -65,24 +43,17 @@ void install(CLI::App& app) {
                  "past local memory (0 when clean; bad input is still 2)");
   add_max_overlaps_option(plan, args->max_listed);
   plan->callback([args] {
-    if (npu::is_tpu_mlir_plan_file(args->file)) {
-      run_tpu_mlir_plan(*args);
-      return;
-    }
-    const npu::PlanCheck check =
-        npu::check_local_plan(npu::read_local_plan(args->file), {.max_listed = args->max_listed});
-    if (!args->output.empty()) {
-      render::write_picture(render::build_npu_plan_picture(check), args->output);
-    }
+    const CheckedPlanFile checked = check_plan_file(args->file, args->max_listed);
+    if (!args->output.empty()) checked.write_picture(args->output);
     if (args->json) {
-      write_output(npu::plan_check_json(check).dump(2) + "\n");
+      write_output(checked.json());
     } else {
-      write_output(npu::plan_check_text(check));
+      write_output(checked.text());
       if (!args->output.empty())
         write_output(fmt::format("wrote {}\n", printable_utf8(args->output)));
     }
-    if (args->check && !check.clean()) {
-      write_diagnostic(fmt::format("check failed: {}\n", npu::plan_check_summary(check)));
+    if (args->check && !checked.clean()) {
+      write_diagnostic(fmt::format("check failed: {}\n", checked.summary()));
       throw ExitStatus{1};
     }
   });
