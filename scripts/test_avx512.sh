@@ -11,7 +11,7 @@
 #   scripts/test_avx512.sh [gtest filter]   # default: the suites of tests/relayout/*.cpp
 #
 # Bochs interprets (~30-40 million instructions a second here), so this proves correctness, not
-# speed: minutes to boot and many more for the tests (docs/notes/2026-11-27-ci-time.md).
+# speed: minutes to boot and many more for the tests (docs/notes/2026-11-28-ci-time.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Every suite in tests/relayout/ (the other tests read files from the source tree, which the guest
@@ -124,7 +124,7 @@ EOF
 rm -f "$work/serial.log"
 echo "booting the emulated AVX-512 machine (Bochs, Skylake-X): a few minutes"
 # Debian builds Bochs with its debugger, which waits for a command first: "c" continues.
-printf 'c\n' | timeout 1800 bochs-bin -q -f "$work/bochsrc" >"$work/bochs.out" 2>&1 || true
+printf 'c\n' | timeout 3000 bochs-bin -q -f "$work/bochsrc" >"$work/bochs.out" 2>&1 || true
 sed -n '/^=== guest CPU/,$p' "$work/serial.log" | grep -v 'reboot: Power down'
 grep -q '^=== guest CPU: avx512f avx512dq avx512bw avx512vl' "$work/serial.log" ||
   { echo "error: the guest did not report AVX-512 F, DQ, BW and VL (see $work/serial.log)" >&2; exit 1; }
