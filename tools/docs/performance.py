@@ -105,7 +105,9 @@ def claim(runs: list[Run], link: bool = True) -> str:
                 f"{100 * run_quality.MAX_SPREAD:.0f}%)"
                 + ("; the method and earlier figures are in [performance](docs/performance.md)." if link else "."))
     hosts = ", ".join(CLASS_NAMES.get(c, c) for c in latest_by_class(runs))
-    text = (f"On the quiet runs published ({hosts}; 1 and 2 threads, 64 MiB and 1 GiB), converting "
+    counts = sorted({r.threads for r in published})
+    threads = " and ".join(str(n) for n in counts) + (" thread" if counts == [1] else " threads")
+    text = (f"On the quiet runs published ({hosts}; {threads}, 64 MiB and 1 GiB), converting "
             f"between row-major and TPU tiles or NPU images runs at {tiling[0]:.2f}-{tiling[1]:.2f} "
             "of the speed of a memory copy of the same bytes")
     if (t := ratio_range(published, TRANSPOSES)) is not None:
