@@ -66,20 +66,28 @@ struct Arena {
   ProxyMemory source, destination;
 };
 
-// A candidate's speed is its fastest try, in busy seconds (Trial::Timed). On a shared host a try
-// is slowed, never sped up, by what else runs: with other builds on both cores, the same 64 MiB
-// copy took several times as long whenever the scheduler gave the core away for a slice
-// (docs/notes/2026-11-27-host-rules.md), so a median of few tries measured the neighbours. The
-// copy run next to each try keeps the machine's state (memory traffic, frequency) alike for every
-// candidate; the ratio reported is the fastest copy over the fastest try.
+// A candidate's speed is its median try (the lower one of an even count), in busy seconds
+// (Trial::Timed): CPU time leaves out the slices the scheduler gives to other processes, which
+// made wall-clock medians measure the neighbours (docs/notes/2026-11-27-host-rules.md). The
+// median, not the fastest try, because the tries of one variant are not alike even on a quiet
+// host: some variants of the 48 MiB transpose proxy ran slow in half their tries, others rarely,
+// and the fastest try of many favoured the variant tried most
+// (docs/notes/2026-11-28-tune-close-calls.md). The copy run next to each try keeps the
+// machine's state (memory traffic, frequency) alike for every candidate; the ratio reported is
+// the median copy over the median try.
+double median_of(std::vector<double> values) {
+  if (values.empty()) return 0.0;
+  const auto middle = values.begin() + static_cast<std::ptrdiff_t>((values.size() - 1) / 2);
+  std::nth_element(values.begin(), middle, values.end());
+  return *middle;
+}
+
 struct Candidate {
   std::string name;
   KernelVariant variant;
   RelayoutPlan plan;
   std::vector<double> seconds;  // one per try
-  double best() const {
-    return seconds.empty() ? 0.0 : *std::min_element(seconds.begin(), seconds.end());
-  }
+  double typical() const { return median_of(seconds); }
 };
 
 // One proxy problem's measurement: its plans, buffers and baseline.
@@ -96,11 +104,11 @@ class Trial {
   // The copy of the source's bytes on the same threads, and the candidate, in a random order.
   void time(Candidate& c) {
     if (rng_() % 2 == 0) {
-      copy_ = std::min(copy_, time_copy().busy);
+      copies_.push_back(time_copy().busy);
       c.seconds.push_back(time_plan(c.plan).busy);
     } else {
       c.seconds.push_back(time_plan(c.plan).busy);
-      copy_ = std::min(copy_, time_copy().busy);
+      copies_.push_back(time_copy().busy);
     }
     ++tries_;
   }
@@ -115,8 +123,10 @@ class Trial {
     return seconds_since(start);
   }
 
-  // A candidate's speed as a ratio to the fastest copy.
-  double ratio(const Candidate& c) const { return c.seconds.empty() ? 0 : copy_ / c.best(); }
+  // A candidate's speed as a ratio to the copy's (both medians).
+  double ratio(const Candidate& c) const {
+    return c.seconds.empty() ? 0 : median_of(copies_) / c.typical();
+  }
 
   std::mt19937& rng() { return rng_; }
   int tries() const { return tries_; }
@@ -171,7 +181,7 @@ class Trial {
   std::byte* destination_;
   std::mt19937 rng_;
   int tries_ = 0;
-  double copy_ = 1e9;  // the fastest copy so far
+  std::vector<double> copies_;  // one per try
 };
 
 struct Measured {
@@ -242,8 +252,8 @@ class Job {
     double fastest = 1e30;
     double slowest = 0;
     for (const Candidate& c : candidates_) {
-      fastest = std::min(fastest, c.best());
-      slowest = std::max(slowest, c.best());
+      fastest = std::min(fastest, c.typical());
+      slowest = std::max(slowest, c.typical());
     }
     const double spread = std::min(2.0, slowest / std::max(fastest, 1e-12) - 1);
     return per_try_ * static_cast<double>(refining_tries(candidates_.size())) * (1 + spread);
@@ -261,18 +271,38 @@ class Job {
     }
   }
 
+  // Whether the fastest two candidates are within `margin` of each other (median tries): a close
+  // call that the few tries of refine() decide by chance.
+  bool close_call(double margin) const {
+    if (!measured() || candidates_.size() < 2) return false;
+    double first = 1e30;
+    double second = 1e30;
+    for (const Candidate& c : candidates_) {
+      const double t = c.typical();
+      if (t < first) {
+        second = first;
+        first = t;
+      } else if (t < second) {
+        second = t;
+      }
+    }
+    return second <= first * (1 + margin);
+  }
+
+  // One more round of the best three (and the model); false when `deadline` came first.
+  bool settle(Clock::time_point deadline) { return round(best(3), 1, deadline); }
+
   std::optional<Measured> result(PlannerMode mode) const {
     if (!measured()) return std::nullopt;
     const std::size_t n = candidates_.size();
     const Candidate* fastest = &candidates_[0];
     for (const Candidate& c : candidates_) {
-      if (c.best() < fastest->best()) fastest = &c;
+      if (c.typical() < fastest->typical()) fastest = &c;
     }
     const Candidate& model = candidates_[0];
-    // Another variant must be more than 1% faster at its fastest try. (Tries are busy time, which
-    // a busy host only lengthens; a median condition kept a clearly slower model on a loaded
-    // host, tests/relayout/tuner_test.cpp, docs/notes/2026-11-27-host-rules.md.)
-    const bool keep_model = fastest->best() >= 0.99 * model.best();
+    // Another variant must be more than 1% faster in its median try (busy time: the slices a
+    // loaded host gives to other processes do not count; tests/relayout/tuner_test.cpp).
+    const bool keep_model = fastest->typical() >= 0.99 * model.typical();
     const Candidate& chosen = keep_model ? model : *fastest;
     const Trial& trial = *trial_;
     Measured m;
@@ -317,7 +347,7 @@ class Job {
       if (!c.seconds.empty()) order.push_back(&c);
     }
     std::stable_sort(order.begin(), order.end(),
-                     [](const Candidate* a, const Candidate* b) { return a->best() < b->best(); });
+                     [](const Candidate* a, const Candidate* b) { return a->typical() < b->typical(); });
     order.resize(std::min(count, order.size()));
     if (std::find(order.begin(), order.end(), &candidates_[0]) == order.end())
       order.push_back(&candidates_[0]);
@@ -521,6 +551,21 @@ TuneReport tune(const TuneOptions& options) {
     const double share = std::max(0.0, left) * weight / std::max(weight_left, 1e-12);
     weight_left -= weight;
     jobs[j].refine(mode, std::min(deadline, after(share)));
+  }
+  // What time is left goes to close calls, a round of each in turn (transposes first), at most
+  // kSettleRounds each, so that a generous budget is not spent on classes already clear. On a
+  // shared 2-vCPU host the 48 MiB transpose proxy's leader changed between tunes without this
+  // (docs/notes/2026-11-28-tune-close-calls.md).
+  constexpr int kSettleRounds = 8;
+  constexpr double kCloseCall = 0.05;
+  for (int r = 0; r < kSettleRounds && Clock::now() < deadline; ++r) {
+    bool any = false;
+    for (Job& job : jobs) {
+      if (!job.close_call(kCloseCall)) continue;
+      any = true;
+      if (!job.settle(deadline)) break;
+    }
+    if (!any) break;
   }
   for (const Job& job : jobs) {
     const ProblemKey& key = job.key();

@@ -119,7 +119,7 @@ struct TuneChoice {
   std::string model_variant;  // estimate's choice without wisdom
   std::string fastest;        // the candidate measured fastest (the choice unless the model
                               // was within 1% of it)
-  double ratio = 0;           // the fastest copy in the same run over the variant's fastest try
+  double ratio = 0;           // the median copy in the same run over the variant's median try
   double model_ratio = 0;
   double fastest_ratio = 0;
   int variants = 0;  // candidates tried
