@@ -346,8 +346,9 @@ class Job {
     for (Candidate& c : candidates_) {
       if (!c.seconds.empty()) order.push_back(&c);
     }
-    std::stable_sort(order.begin(), order.end(),
-                     [](const Candidate* a, const Candidate* b) { return a->typical() < b->typical(); });
+    std::stable_sort(order.begin(), order.end(), [](const Candidate* a, const Candidate* b) {
+      return a->typical() < b->typical();
+    });
     order.resize(std::min(count, order.size()));
     if (std::find(order.begin(), order.end(), &candidates_[0]) == order.end())
       order.push_back(&candidates_[0]);
