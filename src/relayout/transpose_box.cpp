@@ -23,18 +23,18 @@ void transpose_tiles(const std::byte* source, int64_t rows, int64_t source_row,
   const T* src = reinterpret_cast<const T*>(source);
   T* dst = reinterpret_cast<T*>(destination);
   const bool simd = kBytes == 4;  // Highway
-  constexpr int64_t kTile = 16;
+  constexpr int64_t kTileEdge = 16;
   constexpr int64_t kBlockRows = 64;
   constexpr int64_t kBlockColumns = 512;
   for (int64_t ib = 0; ib < rows; ib += kBlockRows) {
     const int64_t ie = std::min(rows, ib + kBlockRows);
     for (int64_t jb = 0; jb < columns; jb += kBlockColumns) {
       const int64_t je = std::min(columns, jb + kBlockColumns);
-      for (int64_t j0 = jb; j0 < je; j0 += kTile) {
-        const int64_t j1 = std::min(je, j0 + kTile);
-        for (int64_t i0 = ib; i0 < ie; i0 += kTile) {
-          const int64_t i1 = std::min(ie, i0 + kTile);
-          if (simd && i1 - i0 == kTile && j1 - j0 == kTile) {
+      for (int64_t j0 = jb; j0 < je; j0 += kTileEdge) {
+        const int64_t j1 = std::min(je, j0 + kTileEdge);
+        for (int64_t i0 = ib; i0 < ie; i0 += kTileEdge) {
+          const int64_t i1 = std::min(ie, i0 + kTileEdge);
+          if (simd && i1 - i0 == kTileEdge && j1 - j0 == kTileEdge) {
             transpose_16x16_f32(reinterpret_cast<const std::byte*>(src + i0 * source_row + j0),
                                 source_row * kBytes, 8 * source_row * kBytes,
                                 reinterpret_cast<std::byte*>(dst + j0 * destination_row + i0),

@@ -14,7 +14,7 @@
 namespace tessera::cli {
 namespace {
 
-void install(CLI::App& app) {
+void install_completion(CLI::App& app) {
   auto shell = std::make_shared<std::string>();
   auto* completion = app.add_subcommand(
       "completion", "Print a tab-completion script: source <(tessera completion bash)");
@@ -41,7 +41,7 @@ void install(CLI::App& app) {
   reference->callback([&app] { write_output(cli_reference_markdown(describe_commands(app))); });
 }
 
-const CommandRegistration registration(90, install);
+const CommandRegistration completion_registration(90, install_completion);
 
 }  // namespace
 }  // namespace tessera::cli

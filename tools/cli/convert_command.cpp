@@ -108,7 +108,7 @@ void convert(const ConvertArguments& args) {
   }
 }
 
-void install(CLI::App& app) {
+void install_convert(CLI::App& app) {
   auto args = std::make_shared<ConvertArguments>();
   auto* command =
       app.add_subcommand("convert", "Convert an array's bytes from one layout to another");
@@ -176,7 +176,7 @@ void install(CLI::App& app) {
   command->callback([args] { convert(*args); });
 }
 
-const CommandRegistration registration(40, install);
+const CommandRegistration convert_registration(40, install_convert);
 
 }  // namespace
 }  // namespace tessera::cli

@@ -59,7 +59,7 @@ void run_diff(const DiffArguments& args) {
   write_output(out);
 }
 
-void install(CLI::App& app) {
+void install_diff(CLI::App& app) {
   auto args = std::make_shared<DiffArguments>();
   auto* diff = app.add_subcommand(
       "diff",
@@ -90,7 +90,7 @@ void install(CLI::App& app) {
   diff->callback([args] { run_diff(*args); });
 }
 
-const CommandRegistration registration(45, install);
+const CommandRegistration diff_registration(45, install_diff);
 
 }  // namespace
 }  // namespace tessera::cli

@@ -416,7 +416,7 @@ void install_draw(CLI::App& app) {
   });
 }
 
-void install(CLI::App& app) {
+void install_explain(CLI::App& app) {
   auto args = std::make_shared<ExplainArguments>();
   auto* explain = app.add_subcommand(
       "explain", "Sizes, padding (where from), tiling steps and cheaper layouts of a shape");
@@ -463,7 +463,7 @@ void install(CLI::App& app) {
   install_draw(app);
 }
 
-const CommandRegistration registration(41, install);
+const CommandRegistration explain_registration(41, install_explain);
 
 }  // namespace
 }  // namespace tessera::cli

@@ -28,14 +28,14 @@ nlohmann::ordered_json generation_table_json() {
   return {{"generations", generations}, {"tpu", aliases}};
 }
 
-void install(CLI::App& app) {
+void install_generation_table(CLI::App& app) {
   auto* table = app.add_subcommand("tpu-generations",
                                    "Print the TPU generation table (JSON) the docs are made from");
   table->group("");
   table->callback([] { write_json_output(generation_table_json()); });
 }
 
-const CommandRegistration registration(91, install);
+const CommandRegistration generation_table_registration(91, install_generation_table);
 
 }  // namespace
 }  // namespace tessera::cli

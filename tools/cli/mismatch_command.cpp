@@ -30,7 +30,7 @@ void run_mismatch(const MismatchArguments& args) {
   }
 }
 
-void install(CLI::App& app) {
+void install_mismatch(CLI::App& app) {
   auto args = std::make_shared<MismatchArguments>();
   auto* command = app.add_subcommand(
       "mismatch",
@@ -43,7 +43,7 @@ void install(CLI::App& app) {
   command->callback([args] { run_mismatch(*args); });
 }
 
-const CommandRegistration registration(47, install);
+const CommandRegistration mismatch_registration(47, install_mismatch);
 
 }  // namespace
 }  // namespace tessera::cli

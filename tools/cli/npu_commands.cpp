@@ -62,7 +62,7 @@ std::vector<int64_t> parse_index(const std::string& text) {
   return parse_integer_list(text, "index component");
 }
 
-void install(CLI::App& app) {
+void install_npu(CLI::App& app) {
   auto args = std::make_shared<NpuArguments>();
   auto* family = app.add_subcommand("npu", "NPU local memory: addresses, tensors, matrices");
   family->require_subcommand(1);
@@ -173,7 +173,7 @@ void install(CLI::App& app) {
   });
 }
 
-const CommandRegistration registration(30, install);
+const CommandRegistration npu_registration(30, install_npu);
 
 }  // namespace
 }  // namespace tessera::cli

@@ -25,7 +25,7 @@ struct PlanArguments {
   int64_t max_listed = npu::PlanCheckOptions{}.max_listed;
 };
 
-void install(CLI::App& app) {
+void install_npu_plan(CLI::App& app) {
   auto args = std::make_shared<PlanArguments>();
   auto* family = app.get_subcommand("npu");
   auto* plan = family->add_subcommand(
@@ -60,7 +60,7 @@ void install(CLI::App& app) {
 }
 
 // After `npu` (order 30), which creates the family this command joins.
-const CommandRegistration registration(31, install);
+const CommandRegistration npu_plan_registration(31, install_npu_plan);
 
 }  // namespace
 }  // namespace tessera::cli

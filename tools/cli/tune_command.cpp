@@ -118,7 +118,7 @@ void tune(const TuneArguments& args) {
   relayout::require_every_problem_measured(report);
 }
 
-void install(CLI::App& app) {
+void install_tune(CLI::App& app) {
   auto args = std::make_shared<TuneArguments>();
   auto* command = app.add_subcommand(
       "tune",
@@ -152,7 +152,7 @@ void install(CLI::App& app) {
   command->callback([args] { tune(*args); });
 }
 
-const CommandRegistration registration(46, install);
+const CommandRegistration tune_registration(46, install_tune);
 
 }  // namespace
 }  // namespace tessera::cli

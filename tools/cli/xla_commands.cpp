@@ -61,7 +61,7 @@ void print_notes(const Compiled& compiled) {
 
 const char* const kTargetHelp = "Tiles for a shape written without tiles (default: as written)";
 
-void install(CLI::App& app) {
+void install_xla(CLI::App& app) {
   auto args = std::make_shared<XlaArguments>();
 
   auto* index = app.add_subcommand("index", "Linear index (element offset) of logical indices");
@@ -116,7 +116,7 @@ void install(CLI::App& app) {
   });
 }
 
-const CommandRegistration registration(10, install);
+const CommandRegistration xla_registration(10, install_xla);
 
 }  // namespace
 }  // namespace tessera::cli
