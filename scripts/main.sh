@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install_dependencies.sh
-cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release \
+cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release -DTESSERA_UNITY_BUILD=ON \
   -DPython3_EXECUTABLE="$(command -v python3)" >/dev/null
 cmake --build build/release --target tessera_cli
 build/release/tessera explain

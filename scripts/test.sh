@@ -42,7 +42,7 @@ bash tools/npu_oracle/regenerate.sh --fetch-only ||
 
 stage "release build, warnings as errors"
 cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release -DTESSERA_WERROR=ON \
-  -DPython3_EXECUTABLE="$python" "${launcher[@]}" >/dev/null
+  -DTESSERA_UNITY_BUILD=ON -DPython3_EXECUTABLE="$python" "${launcher[@]}" >/dev/null
 cmake --build build/release
 ctest --test-dir build/release --output-on-failure -j "$jobs"
 
@@ -50,7 +50,7 @@ stage "extension checklists: a made-up TPU generation and NPU chip, answered by 
 # CONTRIBUTING.md's checklists, exercised: only the two tables' sources differ from the release
 # build, so with ccache the rest of this build is the release build's objects again.
 cmake -S . -B build/extension -G Ninja -DCMAKE_BUILD_TYPE=Release -DTESSERA_WERROR=ON \
-  -DTESSERA_TEST_TPU_GENERATION=ON -DTESSERA_TEST_NPU_CHIP=ON -DTESSERA_BUILD_TESTS=OFF \
+  -DTESSERA_UNITY_BUILD=ON -DTESSERA_TEST_TPU_GENERATION=ON -DTESSERA_TEST_NPU_CHIP=ON -DTESSERA_BUILD_TESTS=OFF \
   -DTESSERA_BUILD_BENCHMARKS=OFF "${launcher[@]}" >/dev/null
 cmake --build build/extension --target tessera_cli
 "$python" -m pytest -q -p no:cacheprovider tests/cli/test_extension_checklist.py \
@@ -104,7 +104,8 @@ stage "ASan + UBSan: every test, and the parsers' fuzz targets, from one clang b
 # compiling fmt header-only into every source, which halves its build time (it is never installed).
 cmake -S . -B build/sanitize -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
   -DTESSERA_WERROR=ON -DTESSERA_SANITIZE=ON -DTESSERA_FUZZ=ON -DTESSERA_BUILD_BENCHMARKS=OFF \
-  -DTESSERA_FMT_HEADER_ONLY=OFF -DTESSERA_INSTALL=OFF -DPython3_EXECUTABLE="$python" >/dev/null
+  -DTESSERA_FMT_HEADER_ONLY=OFF -DTESSERA_INSTALL=OFF -DTESSERA_UNITY_BUILD=ON \
+  -DPython3_EXECUTABLE="$python" >/dev/null
 cmake --build build/sanitize
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --test-dir build/sanitize --output-on-failure -j "$jobs"

@@ -22,7 +22,7 @@ filter=${1:-$suites:-WorkerPool.AForkedChildStartsItsOwnHelpers}
 work=build/avx512
 mkdir -p "$work"
 [ -f build/release/CMakeCache.txt ] ||
-  cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release -DTESSERA_WERROR=ON >/dev/null
+  cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release -DTESSERA_WERROR=ON -DTESSERA_UNITY_BUILD=ON >/dev/null
 cmake --build build/release --target tessera_tests
 tests=build/release/tests/tessera_tests
 
