@@ -16,6 +16,7 @@
 #include <numeric>
 #include <random>
 
+#include "explain/test_support.h"
 #include "tessera/checked_arithmetic.h"
 #include "tessera/tpu/compiler_model.h"
 #include "tessera/xla/notation.h"
@@ -23,8 +24,6 @@
 
 namespace tessera::explain {
 namespace {
-
-constexpr int64_t kKiB = 1024;
 
 // The array a shape's text names on tpu-v5e, as `tessera explain` lays it out.
 xla::Shape laid_out(const std::string& text) {

@@ -10,6 +10,7 @@
 #include <numeric>
 #include <set>
 
+#include "explain/test_support.h"
 #include "tessera/checked_arithmetic.h"
 #include "tessera/explain/layout_suggestions.h"
 #include "tessera/explain/program_fixes.h"
@@ -20,10 +21,6 @@ namespace tessera::explain {
 namespace {
 
 // tpu-v3 in era 2020, the era these tests were written for (pred as `pred` says).
-tpu::TpuTarget tpu_2020(tpu::PredStorage pred = tpu::PredStorage::kTargetDefault) {
-  return tpu::parse_tpu_target("tpu", tpu::XlaEra::k2020, pred);
-}
-
 const std::vector<int64_t> kSizes = {1, 2, 3, 5, 8, 100, 130};
 
 int64_t tpu_size(xla::Shape shape) {
@@ -40,7 +37,7 @@ xla::Shape row_major(ElementType type, std::vector<int64_t> dims) {
 }
 
 // Every small row-major shape of rank 2 and 3 over kSizes.
-std::vector<std::vector<int64_t>> small_shapes() {
+std::vector<std::vector<int64_t>> rank_2_and_3_shapes() {
   std::vector<std::vector<int64_t>> shapes;
   for (int64_t a : kSizes) {
     for (int64_t b : kSizes) {
@@ -99,7 +96,7 @@ int64_t best_pad(const xla::Shape& shape) {
 TEST(FixRankingBruteForce, FirstFixIsTheSmallestOfEveryOrderReshapeAndPad) {
   int pads = 0;
   for (ElementType type : {ElementType::kS32, ElementType::kBF16}) {
-    for (const auto& dims : small_shapes()) {
+    for (const auto& dims : rank_2_and_3_shapes()) {
       const xla::Shape shape = tpu::apply_target(row_major(type, dims), tpu_2020());
       const std::string text = xla::print_shape(shape);
       const int64_t current = xla::TiledLayout(shape).size_bytes();
@@ -148,7 +145,7 @@ TEST(FixRankingBruteForce, FirstFixIsTheSmallestOfEveryOrderReshapeAndPad) {
 // suggestion's layout or among its alternatives), each group one size, no two groups alike.
 TEST(FixRankingBruteForce, LayoutSuggestionsGroupEveryOrderOnce) {
   for (ElementType type : {ElementType::kS32, ElementType::kS8}) {
-    for (const auto& dims : small_shapes()) {
+    for (const auto& dims : rank_2_and_3_shapes()) {
       const xla::Shape shape = tpu::apply_target(row_major(type, dims), tpu_2020());
       const std::string text = xla::print_shape(shape);
       const int64_t current = xla::TiledLayout(shape).size_bytes();

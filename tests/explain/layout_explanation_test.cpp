@@ -7,6 +7,7 @@
 #include <numeric>
 #include <random>
 
+#include "explain/test_support.h"
 #include "tessera/error.h"
 #include "tessera/xla/notation.h"
 
@@ -14,18 +15,11 @@ namespace tessera::explain {
 namespace {
 
 // tpu-v3 in era 2020, the era these tests were written for (pred as `pred` says).
-tpu::TpuTarget tpu_2020(tpu::PredStorage pred = tpu::PredStorage::kTargetDefault) {
-  return tpu::parse_tpu_target("tpu", tpu::XlaEra::k2020, pred);
-}
-
 // The suggestion engine under the 2020 era's tiles, with the written order kept.
 ExplainOptions era_2020(tpu::PredStorage pred = tpu::PredStorage::kTargetDefault,
                         std::size_t max_suggestions = 10) {
   return ExplainOptions{tpu_2020(pred), max_suggestions};
 }
-
-constexpr int64_t kMiB = int64_t{1} << 20;
-constexpr int64_t kGiB = int64_t{1} << 30;
 
 // "Tiled formats", Figure 1: F32[3,5] with 2x2 tiles takes 24 elements, 9 of them padding.
 TEST(TiledFormats, Figure1Explained) {

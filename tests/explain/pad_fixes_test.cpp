@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "explain/test_support.h"
 #include "tessera/xla/notation.h"
 #include "tessera/xla/tiled_layout.h"
 
@@ -14,11 +15,6 @@ namespace tessera::explain {
 namespace {
 
 // tpu-v3 in era 2020, the era these tests were written for (pred as `pred` says).
-tpu::TpuTarget tpu_2020(tpu::PredStorage pred = tpu::PredStorage::kTargetDefault) {
-  return tpu::parse_tpu_target("tpu", tpu::XlaEra::k2020, pred);
-}
-
-constexpr int64_t kKiB = 1024;
 
 xla::Shape tpu_shape(const std::string& text) {
   return tpu::apply_target(xla::parse_shape(text), tpu_2020());

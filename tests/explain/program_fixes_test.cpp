@@ -8,6 +8,7 @@
 #include <random>
 #include <set>
 
+#include "explain/test_support.h"
 #include "tessera/xla/notation.h"
 #include "tessera/xla/tiled_layout.h"
 
@@ -15,11 +16,6 @@ namespace tessera::explain {
 namespace {
 
 // tpu-v3 in era 2020, the era these tests were written for (pred as `pred` says).
-tpu::TpuTarget tpu_2020(tpu::PredStorage pred = tpu::PredStorage::kTargetDefault) {
-  return tpu::parse_tpu_target("tpu", tpu::XlaEra::k2020, pred);
-}
-
-constexpr int64_t kMiB = int64_t{1} << 20;
 
 TEST(ProgramFixes, BuiltInExampleReshapesTo512MiBWithoutRepetition) {
   const xla::Shape shape = tpu::apply_target(xla::parse_shape("s32[2048,1,128,128,4]"), tpu_2020());

@@ -3,6 +3,7 @@
 // byte for byte, and sizes match the report's "Size" and "Unpadded size".
 #include <gtest/gtest.h>
 
+#include "explain/test_support.h"
 #include "tessera/explain/xla_sizes.h"
 #include "tessera/tpu/target_profile.h"
 #include "tessera/xla/notation.h"
@@ -18,10 +19,6 @@ struct PublicLayout {
   int64_t unpadded;
   const char* source;
 };
-
-constexpr int64_t kKiB = 1024;
-constexpr int64_t kMiB = 1024 * kKiB;
-constexpr int64_t kGiB = 1024 * kMiB;
 
 const PublicLayout kPublicLayouts[] = {
     {"s32[8388608,8,4]{2,1,0:T(8,128)}", "tpu", 32 * kGiB, 1 * kGiB, "flowpm#27: 32.00G / 1.00G"},

@@ -21,7 +21,7 @@ TEST(HloCopies, TransposedResultIsOneCopyOfHalfAMebibyte) {
   // jnp.transpose of f32[512,256]: XLA copies x into {0,1} and bitcasts the copy.
   for (const char* file : {"tpu_hlo/v2_transpose_result.hlo", "tpu_hlo/v5e_transpose_result.hlo",
                            "tpu_hlo/v7x_transpose_result.hlo"}) {
-    const HloCopies copies = find_copies(testing::read_fixture(file));
+    const HloCopies copies = find_copies(test_support::read_fixture(file));
     ASSERT_EQ(copies.copies.size(), 1u) << file;
     const HloCopy& c = copies.copies[0];
     EXPECT_EQ(c.name, "copy");
@@ -34,7 +34,8 @@ TEST(HloCopies, TransposedResultIsOneCopyOfHalfAMebibyte) {
 }
 
 TEST(HloCopies, PrefetchesAreMemorySpaceCopiesAndRankedBySize) {
-  const HloCopies copies = find_copies(testing::read_fixture("tpu_hlo/v5e_concatenate_minor.hlo"));
+  const HloCopies copies =
+      find_copies(test_support::read_fixture("tpu_hlo/v5e_concatenate_minor.hlo"));
   ASSERT_EQ(copies.copies.size(), 3u);
   const HloCopy* prefetch = named(copies, "copy-start");
   ASSERT_NE(prefetch, nullptr);
@@ -52,7 +53,8 @@ TEST(HloCopies, PrefetchesAreMemorySpaceCopiesAndRankedBySize) {
 }
 
 TEST(HloCopies, CopiesInsideFusionsNameTheirFusionAndArgument) {
-  const HloCopies copies = find_copies(testing::read_fixture("tpu_hlo/v5e_swap_major_dims.hlo"));
+  const HloCopies copies =
+      find_copies(test_support::read_fixture("tpu_hlo/v5e_swap_major_dims.hlo"));
   ASSERT_EQ(copies.copies.size(), 1u);
   const HloCopy& c = copies.copies[0];
   EXPECT_EQ(c.name, "copy.3");
@@ -64,7 +66,7 @@ TEST(HloCopies, CopiesInsideFusionsNameTheirFusionAndArgument) {
 
 TEST(HloCopies, ReshapesAcrossTheMinorDimensionAreRelayouts) {
   const HloCopies copies =
-      find_copies(testing::read_fixture("tpu_hlo/v5e_reshape_minor_split.hlo"));
+      find_copies(test_support::read_fixture("tpu_hlo/v5e_reshape_minor_split.hlo"));
   ASSERT_EQ(copies.copies.size(), 1u);
   EXPECT_EQ(copies.copies[0].opcode, "reshape");
   EXPECT_EQ(copies.copies[0].to, "f32[64,8,3]{0,2,1:T(4,128)S(1)}");

@@ -20,7 +20,7 @@ namespace tessera::inputs {
 namespace {
 
 std::string fixture(const std::string& name) {
-  return testing::read_fixture(name);
+  return test_support::read_fixture(name);
 }
 
 TEST(XlaSizes, PrintsAsXlaDoes) {

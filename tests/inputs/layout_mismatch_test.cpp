@@ -11,7 +11,7 @@ namespace tessera::inputs {
 namespace {
 
 LayoutMismatch only(const std::string& fixture) {
-  const auto found = find_layout_mismatches(testing::read_fixture("layout_errors/" + fixture));
+  const auto found = find_layout_mismatches(test_support::read_fixture("layout_errors/" + fixture));
   EXPECT_EQ(found.size(), 1u) << fixture;
   return found.empty() ? LayoutMismatch{} : found.front();
 }

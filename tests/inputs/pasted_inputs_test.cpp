@@ -15,7 +15,7 @@
 namespace tessera::inputs {
 namespace {
 
-std::string fixture(const std::string& name) {
+std::string pasted_fixture(const std::string& name) {
   const auto path = std::filesystem::path(TESSERA_TESTS_DIR) / "inputs" / "fixtures" / name;
   std::ifstream in(path, std::ios::binary);
   std::stringstream text;
@@ -33,7 +33,7 @@ std::string utf16(std::string_view ascii, bool little_endian, bool bom) {
 }
 
 TEST(PastedInputs, ReprOnTheLastLineOfATraceback) {
-  const InputReading reading = read_input(fixture("traceback_repr_oom.txt"));
+  const InputReading reading = read_input(pasted_fixture("traceback_repr_oom.txt"));
   EXPECT_EQ(reading.format, InputFormat::kOomReport);
   ASSERT_EQ(reading.arrays.size(), 1u);
   EXPECT_EQ(reading.arrays[0].name, "iota.1");
@@ -67,7 +67,7 @@ TEST(PastedInputs, BackslashNElsewhereStaysAsWritten) {
 }
 
 TEST(PastedInputs, TodaysOneLineMessageNamesNoArray) {
-  const InputReading reading = read_input(fixture("libtpu_oom_traceback.txt"));
+  const InputReading reading = read_input(pasted_fixture("libtpu_oom_traceback.txt"));
   EXPECT_TRUE(reading.arrays.empty());
   EXPECT_TRUE(reading.warnings.empty());  // not "no shape found": the summary is what it holds
   ASSERT_EQ(reading.out_of_memory.size(), 1u);
@@ -115,11 +115,11 @@ TEST(PastedInputs, TheRuntimesWordsForABufferThatDoesNotFit) {
 }
 
 TEST(PastedInputs, Utf16AndByteOrderMarks) {
-  const std::string report = fixture("easydel_166_newer_layout.txt");
+  const std::string report = pasted_fixture("easydel_166_newer_layout.txt");
   const InputReading plain = read_input(report);
   ASSERT_EQ(plain.arrays.size(), 1u);
   // PowerShell's `>`: UTF-16 little endian with a BOM and CRLF (the fixture is one).
-  const InputReading powershell = read_input(fixture("powershell_utf16.txt"));
+  const InputReading powershell = read_input(pasted_fixture("powershell_utf16.txt"));
   ASSERT_EQ(powershell.arrays.size(), 1u);
   EXPECT_EQ(powershell.arrays[0].shape, plain.arrays[0].shape);
   EXPECT_EQ(powershell.arrays[0].line, plain.arrays[0].line);
@@ -139,7 +139,7 @@ TEST(PastedInputs, Utf16AndByteOrderMarks) {
 }
 
 TEST(PastedInputs, HloTotalsCountEachBufferOnce) {
-  const InputReading reading = read_input(fixture("libtpu_oom_after_optimizations.hlo"));
+  const InputReading reading = read_input(pasted_fixture("libtpu_oom_after_optimizations.hlo"));
   const InputExplanation e = explain_input(reading, {});
   // x.1, copy-start's destination and context, and the fusion: the entry layout's entries,
   // copy-start's source, copy-done and the fused computations' values are other names.
@@ -161,7 +161,7 @@ TEST(PastedInputs, HloTotalsCountEachBufferOnce) {
 }
 
 TEST(PastedInputs, HandWrittenModuleTuplesAndWhileState) {
-  const InputExplanation e = explain_input(read_input(fixture("hlo_tuple_fusion.hlo")), {});
+  const InputExplanation e = explain_input(read_input(pasted_fixture("hlo_tuple_fusion.hlo")), {});
   std::map<std::string, std::string> same;
   for (const ArrayExplanation& a : e.arrays) same[a.input.name] = a.input.same_buffer;
   EXPECT_EQ(same["Arg_0.1"], "");
@@ -178,7 +178,7 @@ TEST(PastedInputs, ShardsAreRefusedForReportsAndSaidOnceForOtherRanks) {
   InputOptions options;
   options.shards = {8, 1, 1};
   try {
-    explain_input(read_input(fixture("jax_7502_padding.txt")), options);
+    explain_input(read_input(pasted_fixture("jax_7502_padding.txt")), options);
     FAIL() << "--shards on a report";
   } catch (const Error& error) {
     EXPECT_NE(std::string(error.what()).find("already one device's"), std::string::npos);

@@ -15,16 +15,16 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const fs::path kFixtures = fs::path(TESSERA_TESTS_DIR) / "fixtures" / "tpu_memory";
+const fs::path kDumpFixtures = fs::path(TESSERA_TESTS_DIR) / "fixtures" / "tpu_memory";
 
-std::string read(const fs::path& path) {
+std::string read_dump_file(const fs::path& path) {
   std::ifstream in(path);
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
 TEST(XlaDumpFiles, MemoryUsageReportTotalsPerColor) {
-  const std::string report =
-      read(kFixtures / "v5e_mlp_train" / "after_optimizations-memory-usage-report.txt");
+  const std::string report = read_dump_file(kDumpFixtures / "v5e_mlp_train" /
+                                            "after_optimizations-memory-usage-report.txt");
   ASSERT_TRUE(is_memory_usage_report(report));
   const std::map<int64_t, int64_t> expected{{0, 3944960}, {1, 4335616}, {2, 28}};
   EXPECT_EQ(memory_usage_report_totals(report), expected);
@@ -49,7 +49,7 @@ TEST(XlaDumpFiles, FolderGivesItsLargestProgramAndTheFilesBesideIt) {
                                         std::pair{"module_0002.jit_b", "v5e_mlp_train"}}) {
     for (const char* name : {"after_optimizations.txt", "after_optimizations-buffer-assignment.txt",
                              "after_optimizations-memory-usage-report.txt"}) {
-      fs::copy_file(kFixtures / fixture / name, folder / (std::string(prefix) + "." + name));
+      fs::copy_file(kDumpFixtures / fixture / name, folder / (std::string(prefix) + "." + name));
     }
   }
   const XlaDumpFiles files = dump_folder_files(folder.string());
@@ -65,7 +65,7 @@ TEST(XlaDumpFiles, FolderGivesItsLargestProgramAndTheFilesBesideIt) {
 }
 
 TEST(XlaDumpFiles, NamedFilesAreToldApartByTheirText) {
-  const fs::path dir = kFixtures / "v5e_mlp_train";
+  const fs::path dir = kDumpFixtures / "v5e_mlp_train";
   const XlaDumpFiles files =
       dump_files_named({(dir / "after_optimizations-memory-usage-report.txt").string(),
                         (dir / "after_optimizations.txt").string()});

@@ -24,7 +24,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-class AtomicFileTest : public testing::ScratchDirectoryTest {
+class AtomicFileTest : public test_support::ScratchDirectoryTest {
  protected:
   int entries() const {
     return static_cast<int>(

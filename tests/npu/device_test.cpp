@@ -9,8 +9,8 @@
 namespace tessera::npu {
 namespace {
 
-using testing::expect_error;
-using testing::spec_device;
+using test_support::expect_error;
+using test_support::spec_device;
 
 // "the four addresses A = 340, B = 1472, C = 2300 and D = 3088" with X = 4, S = 1024.
 TEST(AddressOfTensorInLocalMemory, FourAddresses) {

@@ -11,7 +11,7 @@
 namespace tessera::npu {
 namespace {
 
-using testing::spec_device;
+using test_support::spec_device;
 
 std::vector<int64_t> spans(const Footprint& fp) {
   std::vector<int64_t> out;
@@ -65,8 +65,9 @@ TEST(Footprint, RunningPastTheEnd) {
   EXPECT_FALSE(fp.fits);
   EXPECT_EQ(fp.overrun_bytes, 80);
   EXPECT_EQ(tensor.overrun_bytes(), 80);
-  testing::expect_error(ErrorKind::kDoesNotFit, "runs past the end of local memory by 80 bytes",
-                        [&] { tensor.index_map(); });
+  test_support::expect_error(ErrorKind::kDoesNotFit,
+                             "runs past the end of local memory by 80 bytes",
+                             [&] { tensor.index_map(); });
 }
 
 TEST(Footprint, ExactlyFillingLocalMemoryFits) {
@@ -85,8 +86,8 @@ TEST(Footprint, SpansThatOverflowAreAnErrorNotAWrappedNumber) {
   matrix.address = "0x800";
   matrix.columns = "8044444444444444444";
   matrix.width = "6";
-  testing::expect_error(ErrorKind::kOverflow, "overflows 64 bits",
-                        [&] { footprint(make_matrix_layout(matrix).tensor()); });
+  test_support::expect_error(ErrorKind::kOverflow, "overflows 64 bits",
+                             [&] { footprint(make_matrix_layout(matrix).tensor()); });
 }
 
 }  // namespace

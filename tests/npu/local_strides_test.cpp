@@ -11,7 +11,7 @@
 namespace tessera::npu {
 namespace {
 
-using testing::spec_device;
+using test_support::spec_device;
 
 LocalLayout strides(int64_t n, int64_t c, int64_t h, int64_t w) {
   return LocalLayout{LayoutKind::kStrides, {n, c, h, w}};

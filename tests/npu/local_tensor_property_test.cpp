@@ -122,8 +122,8 @@ TEST(LocalTensorProperties, ExhaustiveSmallShapesOnTheSpecDevice) {
            {NStrideRule::kChannelsPerNpu, NStrideRule::kIgnoringStartNpu}) {
         for_each_index({3, 7, 2, 3}, [&](const std::array<int64_t, 4>& last) {
           const TensorShape shape = {last[0] + 1, last[1] + 1, last[2] + 1, last[3] + 1};
-          const LocalTensor t(testing::spec_device(), shape, ElementType::kF32, start_npu * 1024,
-                              LocalLayout{kind, {}, rule});
+          const LocalTensor t(test_support::spec_device(), shape, ElementType::kF32,
+                              start_npu * 1024, LocalLayout{kind, {}, rule});
           if (!t.fits()) return;
           check_properties(t);
           ++checked;

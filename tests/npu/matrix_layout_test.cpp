@@ -11,8 +11,8 @@
 namespace tessera::npu {
 namespace {
 
-using testing::expect_error;
-using testing::spec_device;
+using test_support::expect_error;
+using test_support::spec_device;
 
 MatrixLayout matrix(int64_t width, int64_t address = 0,
                     NStrideRule rule = NStrideRule::kChannelsPerNpu) {
@@ -166,8 +166,8 @@ TEST(MatrixLayout, LargeGdmaMatrixPlacesWithoutAnInverseTable) {
   EXPECT_EQ(layout.place(69, 63999),
             (ElementPlace{0, 69 * 1024 + 1024 + 999, 69 * 1024 + 1024 + 999}));
   EXPECT_EQ(layout.place(1, 0).address, bm1684.local_memory_bytes + 1024);
-  testing::expect_error(ErrorKind::kUnsupported, "inverse table",
-                        [&] { layout.tensor().index_map(); });
+  test_support::expect_error(ErrorKind::kUnsupported, "inverse table",
+                             [&] { layout.tensor().index_map(); });
 }
 
 TEST(MatrixLayout, Errors) {

@@ -8,7 +8,7 @@
 namespace tessera::npu {
 namespace {
 
-using testing::expect_error;
+using test_support::expect_error;
 
 TEST(ParseDevice, PresetsAndCustomDevices) {
   EXPECT_EQ(parse_device("bm1684"), device_presets()[0]);

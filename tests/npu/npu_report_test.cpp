@@ -8,7 +8,7 @@
 namespace tessera::npu {
 namespace {
 
-using testing::spec_device;
+using test_support::spec_device;
 
 TEST(NpuReport, TensorJson) {
   const LocalTensor tensor(spec_device(), {6, 5, 4, 5}, ElementType::kS8, 0, LocalLayout{},

@@ -13,8 +13,8 @@
 namespace tessera::npu {
 namespace {
 
-using testing::expect_error;
-using testing::spec_device;
+using test_support::expect_error;
+using test_support::spec_device;
 
 TEST(ByteRuns, AlignedTensorFoldsHWIntoOneRunPerChannelRow) {
   const LocalTensor t(spec_device(), {2, 5, 3, 4}, ElementType::kF32, 0, LocalLayout{});

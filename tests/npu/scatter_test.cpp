@@ -11,7 +11,7 @@ namespace tessera::npu {
 namespace {
 
 LocalTensor features(int64_t channels, int64_t start_npu) {
-  return LocalTensor(testing::spec_device(), {2, channels, 4, 8}, ElementType::kF32,
+  return LocalTensor(test_support::spec_device(), {2, channels, 4, 8}, ElementType::kF32,
                      start_npu * 1024, LocalLayout{});
 }
 

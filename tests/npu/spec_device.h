@@ -8,7 +8,7 @@
 #include "tessera/error.h"
 #include "tessera/npu/device.h"
 
-namespace tessera::npu::testing {
+namespace tessera::npu::test_support {
 
 inline Device spec_device() {
   return make_device(4, 1024, 128);
@@ -26,4 +26,4 @@ void expect_error(ErrorKind kind, const std::string& fragment, Action&& action) 
   }
 }
 
-}  // namespace tessera::npu::testing
+}  // namespace tessera::npu::test_support

@@ -13,8 +13,8 @@
 namespace tessera::npu {
 namespace {
 
-using testing::expect_error;
-using testing::spec_device;
+using test_support::expect_error;
+using test_support::spec_device;
 
 ElementPlace at(const LocalTensor& tensor, int64_t n, int64_t c, int64_t h, int64_t w) {
   return tensor.place(std::array<int64_t, 4>{n, c, h, w});

@@ -23,7 +23,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-class FileConversionTest : public testing::ScratchDirectoryTest {
+class FileConversionTest : public test_support::ScratchDirectoryTest {
  protected:
   // A .npy file of f32[rows, cols] holding random values; returns its data bytes.
   static std::string write_npy(const std::string& p, int64_t rows, int64_t cols, uint32_t seed) {

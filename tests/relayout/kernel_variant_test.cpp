@@ -139,7 +139,7 @@ TEST(KernelVariant, EveryCandidateOfEveryClassWritesTheSameBytes) {
   for (const Problem& p : kProblems) {
     const LayoutOperand from = parse_layout_operand(p.from);
     const LayoutOperand to = parse_layout_operand(p.to);
-    const Bytes source = testing::random_bytes(from.map->size_bytes(), rng);
+    const Bytes source = test_support::random_bytes(from.map->size_bytes(), rng);
     const Bytes expected = run(from, to, source, {.threads = 1});
     ASSERT_EQ(main_kernel_class(plan(*from.map, *to.map, {.threads = 1, .streaming_bytes = 0})),
               p.expected)

@@ -92,12 +92,12 @@ TEST(MovedElements, DifferentArraysAreRefused) {
 
 TEST(MovedElementsProperty, RandomXlaPairsMatchTheWalk) {
   std::mt19937_64 rng(4343);
-  testing::RandomLayoutOptions options;
+  test_support::RandomLayoutOptions options;
   options.max_physical_elements = 1 << 12;
   int closed = 0;
   for (int trial = 0; trial < 600; ++trial) {
-    const xla::Shape a = testing::random_shape(rng, options);
-    const xla::Shape b = testing::random_layout_of(rng, a, options);
+    const xla::Shape a = test_support::random_shape(rng, options);
+    const xla::Shape b = test_support::random_layout_of(rng, a, options);
     const xla::TiledLayout la(a), lb(b);
     const MovedElements m = count_moved_elements(la.index_map(), lb.index_map());
     const std::string what = xla::print_shape(a) + " -> " + xla::print_shape(b);

@@ -20,14 +20,14 @@
 namespace tessera::relayout {
 namespace {
 
-std::vector<std::byte> pattern(std::size_t n, unsigned seed) {
+std::vector<std::byte> byte_pattern(std::size_t n, unsigned seed) {
   std::vector<std::byte> v(n);
   for (std::size_t i = 0; i < n; ++i) v[i] = static_cast<std::byte>((i * 131 + seed) % 251);
   return v;
 }
 
 TEST(StreamingKernels, CopyEveryAlignmentAndLength) {
-  const std::vector<std::byte> source = pattern(4096 + 64, 7);
+  const std::vector<std::byte> source = byte_pattern(4096 + 64, 7);
   for_each_target([&] {
     for (std::size_t offset = 0; offset < 64; offset += 5) {
       for (const std::size_t bytes :
@@ -50,7 +50,7 @@ TEST(StreamingKernels, CopyEveryAlignmentAndLength) {
 }
 
 TEST(StreamingKernels, RunsWithGapsOnBothSides) {
-  const std::vector<std::byte> source = pattern(64 * 700, 3);
+  const std::vector<std::byte> source = byte_pattern(64 * 700, 3);
   for_each_target([&] {
     for (const std::size_t run : {16, 100, 512}) {
       std::vector<std::byte> destination(64 * 800, std::byte{0});

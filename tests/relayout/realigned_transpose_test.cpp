@@ -46,7 +46,7 @@ FortranAndTiles fortran_and_tiles(const char* tiled_text) {
   FortranAndTiles c{
       tiled_text, {{rows, columns}, 32, {4, rows * 4}}, xla::TiledLayout(shape), {}, {}, {}};
   std::mt19937_64 rng(static_cast<uint64_t>(rows * 7919 + columns));
-  const Bytes values = testing::random_bytes(rows * columns * 4, rng);
+  const Bytes values = test_support::random_bytes(rows * columns * 4, rng);
   c.fortran.resize(values.size());
   for (int64_t i = 0; i < rows; ++i) {
     for (int64_t j = 0; j < columns; ++j) {

@@ -17,7 +17,7 @@ namespace {
 
 using Bytes = std::vector<std::byte>;
 
-using testing::random_bytes;
+using test_support::random_bytes;
 
 struct Case {
   const char* from;

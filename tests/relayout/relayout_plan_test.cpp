@@ -41,7 +41,7 @@ uint64_t mask(int bits) {
   return bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
 }
 
-using testing::random_bytes;
+using test_support::random_bytes;
 
 // Every logical element of `to` equals that of `from` (low bits); every padding element holds
 // `fill` (or, with `untouched`, still holds its old value).
@@ -105,8 +105,9 @@ std::string random_tile(std::mt19937_64& rng, int rank, bool first) {
 }
 
 // A random layout of type[dims]; nullopt when the random pick is not a valid layout.
-std::optional<xla::TiledLayout> random_layout(std::mt19937_64& rng, const std::string& type,
-                                              const std::vector<int64_t>& dims, bool sub_byte) {
+std::optional<xla::TiledLayout> random_tiled_layout(std::mt19937_64& rng, const std::string& type,
+                                                    const std::vector<int64_t>& dims,
+                                                    bool sub_byte) {
   std::vector<int64_t> order(dims.size());
   for (std::size_t i = 0; i < order.size(); ++i)
     order[i] = static_cast<int64_t>(order.size() - 1 - i);
@@ -133,25 +134,25 @@ std::optional<xla::TiledLayout> random_layout(std::mt19937_64& rng, const std::s
   }
 }
 
-struct Case {
+struct TypeCase {
   const char* type;
   bool sub_byte;
 };
 
 TEST(RelayoutPlanProperty, RandomXlaPairsRoundTripAndMatchTheReference) {
   std::mt19937_64 rng(20261121);
-  const Case cases[] = {{"f32", false}, {"bf16", false}, {"s8", false}, {"f64", false},
-                        {"pred", true}, {"s4", true},    {"u16", false}};
+  const TypeCase cases[] = {{"f32", false}, {"bf16", false}, {"s8", false}, {"f64", false},
+                            {"pred", true}, {"s4", true},    {"u16", false}};
   int converted = 0;
   int fast = 0;  // pairs with a common refinement (no general walk)
   for (int trial = 0; trial < 250; ++trial) {
-    const Case& c = cases[trial % 7];
+    const TypeCase& c = cases[trial % 7];
     const int rank = 1 + static_cast<int>(rng() % 3);
     std::vector<int64_t> dims;
     for (int i = 0; i < rank; ++i)
       dims.push_back(1 + static_cast<int64_t>(rng() % (rank == 1 ? 300 : rank == 2 ? 40 : 12)));
-    const auto a = random_layout(rng, c.type, dims, c.sub_byte);
-    const auto b = random_layout(rng, c.type, dims, c.sub_byte);
+    const auto a = random_tiled_layout(rng, c.type, dims, c.sub_byte);
+    const auto b = random_tiled_layout(rng, c.type, dims, c.sub_byte);
     if (!a || !b) continue;
     const std::string what = xla::print_shape(a->shape()) + " -> " + xla::print_shape(b->shape());
     const IndexMap& ma = a->index_map();

@@ -20,7 +20,7 @@
 namespace tessera::relayout {
 namespace {
 
-constexpr uint32_t kCanary = 0xEEEEEEEE;
+constexpr uint32_t kCanaryWord = 0xEEEEEEEE;
 
 // Sizes around the 16x16 tiles, the 128-row bands and the 64- to 512-column prefetch groups.
 const int64_t kSizes[] = {0, 1, 7, 15, 16, 17, 33, 127, 128, 129, 144, 257, 530};
@@ -34,7 +34,7 @@ void expect_transposed(int64_t rows, int64_t columns, int64_t source_pad, int64_
   std::vector<uint32_t> source(static_cast<std::size_t>(rows * source_row));
   for (std::size_t k = 0; k < source.size(); ++k) source[k] = static_cast<uint32_t>(k);
   std::vector<uint32_t> destination(
-      static_cast<std::size_t>(columns * destination_row + offset + 16), kCanary);
+      static_cast<std::size_t>(columns * destination_row + offset + 16), kCanaryWord);
   staged_transpose_f32(reinterpret_cast<const std::byte*>(source.data()), rows, source_row * 4,
                        reinterpret_cast<std::byte*>(destination.data() + offset), columns,
                        destination_row * 4, tuning);
@@ -43,7 +43,8 @@ void expect_transposed(int64_t rows, int64_t columns, int64_t source_pad, int64_
     const int64_t j = (k - offset) / std::max<int64_t>(destination_row, 1);
     const int64_t i = (k - offset) % std::max<int64_t>(destination_row, 1);
     const bool inside = k >= offset && j < columns && i < rows;
-    const uint32_t want = inside ? source[static_cast<std::size_t>(i * source_row + j)] : kCanary;
+    const uint32_t want =
+        inside ? source[static_cast<std::size_t>(i * source_row + j)] : kCanaryWord;
     ASSERT_EQ(destination[static_cast<std::size_t>(k)], want)
         << rows << "x" << columns << " pads " << source_pad << "," << destination_pad << " offset "
         << offset << " at " << k << ", rows " << tuning.band_rows << " direct " << tuning.direct
@@ -122,7 +123,7 @@ TEST(StagedTranspose, PlansThatStreamMatchTheReference) {
     const IndexMap& b = *to.map;
     std::vector<uint32_t> source(static_cast<std::size_t>(a.size_elements()));
     for (auto& v : source) v = static_cast<uint32_t>(rng());
-    std::vector<uint32_t> destination(static_cast<std::size_t>(b.size_elements()), kCanary);
+    std::vector<uint32_t> destination(static_cast<std::size_t>(b.size_elements()), kCanaryWord);
     const RelayoutPlan p = plan(a, b, {.threads = 2});
     EXPECT_NE(p.describe().find("streaming"), std::string::npos) << p.describe();
     p.execute(std::as_bytes(std::span(source)), std::as_writable_bytes(std::span(destination)));

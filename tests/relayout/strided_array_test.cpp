@@ -25,7 +25,7 @@ namespace {
 
 using Bytes = std::vector<std::byte>;
 
-using testing::random_bytes;
+using test_support::random_bytes;
 
 TEST(StridedArray, FootprintsOfTheHeaderExamples) {
   const auto footprint = [](StridedArray a) {
@@ -123,10 +123,10 @@ int64_t byte_of(const View& v, std::span<const int64_t> index) {
 // copy gives, and writing the view puts each element where the view has it and nothing else.
 TEST(StridedArray, ViewsConvertLikeTheirRowMajorCopies) {
   std::mt19937_64 rng(2026);
-  testing::RandomLayoutOptions options;
+  test_support::RandomLayoutOptions options;
   options.allow_combine = false;
   for (int round = 0; round < 300; ++round) {
-    const xla::Shape shape = testing::random_shape(rng, options);
+    const xla::Shape shape = test_support::random_shape(rng, options);
     xla::Shape row_major_shape = shape;
     row_major_shape.layout = xla::Layout::descending(static_cast<int>(shape.dimensions.size()));
     const xla::TiledLayout tiled(shape);

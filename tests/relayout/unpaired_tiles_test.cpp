@@ -37,7 +37,7 @@ TEST(UnpairedTiles, OddTileRowsStillGroupAndConvertExactly) {
     const xla::TiledLayout tiled(shape);
     const int64_t rows = shape.dimensions[0];
     const int64_t columns = shape.dimensions[1];
-    const Bytes values = testing::random_bytes(rows * columns * 4, rng);
+    const Bytes values = test_support::random_bytes(rows * columns * 4, rng);
     Bytes fortran(values.size());
     for (int64_t i = 0; i < rows; ++i) {
       for (int64_t j = 0; j < columns; ++j) {

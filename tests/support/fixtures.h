@@ -6,7 +6,7 @@
 #include <sstream>
 #include <string>
 
-namespace tessera::testing {
+namespace tessera::test_support {
 
 inline std::string read_fixture(const std::string& name) {
   const auto path = std::filesystem::path(TESSERA_TESTS_DIR) / "inputs" / "fixtures" / name;
@@ -16,4 +16,4 @@ inline std::string read_fixture(const std::string& name) {
   return text.str();
 }
 
-}  // namespace tessera::testing
+}  // namespace tessera::test_support

@@ -7,7 +7,7 @@
 #include <random>
 #include <vector>
 
-namespace tessera::testing {
+namespace tessera::test_support {
 
 inline std::vector<std::byte> random_bytes(int64_t n, std::mt19937_64& rng) {
   std::vector<std::byte> bytes(static_cast<std::size_t>(n));
@@ -15,4 +15,4 @@ inline std::vector<std::byte> random_bytes(int64_t n, std::mt19937_64& rng) {
   return bytes;
 }
 
-}  // namespace tessera::testing
+}  // namespace tessera::test_support

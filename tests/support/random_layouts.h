@@ -11,7 +11,7 @@
 #include "tessera/xla/shape.h"
 #include "tessera/xla/tiled_layout.h"
 
-namespace tessera::testing {
+namespace tessera::test_support {
 
 struct RandomLayoutOptions {
   int max_rank = 4;
@@ -80,4 +80,4 @@ inline xla::Shape random_layout_of(std::mt19937_64& rng, xla::Shape shape,
   return shape;
 }
 
-}  // namespace tessera::testing
+}  // namespace tessera::test_support

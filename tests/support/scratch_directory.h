@@ -9,7 +9,7 @@
 #include <iterator>
 #include <string>
 
-namespace tessera::testing {
+namespace tessera::test_support {
 
 class ScratchDirectoryTest : public ::testing::Test {
  protected:
@@ -36,4 +36,4 @@ class ScratchDirectoryTest : public ::testing::Test {
   std::filesystem::path directory_;
 };
 
-}  // namespace tessera::testing
+}  // namespace tessera::test_support

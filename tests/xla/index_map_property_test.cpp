@@ -51,16 +51,16 @@ void check_layout(const Shape& shape) {
 
 TEST(IndexMapProperties, RandomLayoutsAreBijectionsOntoData) {
   std::mt19937_64 rng(20261121);
-  for (int i = 0; i < 400; ++i) check_layout(testing::random_shape(rng));
+  for (int i = 0; i < 400; ++i) check_layout(test_support::random_shape(rng));
 }
 
 TEST(IndexMapProperties, RandomLayoutsWithoutCombinedDimsHaveADigitForm) {
   std::mt19937_64 rng(7);
-  testing::RandomLayoutOptions options;
+  test_support::RandomLayoutOptions options;
   options.allow_combine = false;
   int with_digits = 0;
   for (int i = 0; i < 200; ++i) {
-    const Shape shape = testing::random_shape(rng, options);
+    const Shape shape = test_support::random_shape(rng, options);
     check_layout(shape);
     with_digits += TiledLayout(shape).index_map().digit_form() != nullptr;
   }
