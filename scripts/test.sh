@@ -46,6 +46,9 @@ cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release -DTESSERA_WERROR
 cmake --build build/release
 ctest --test-dir build/release --output-on-failure -j "$jobs"
 
+stage "every library and CLI header compiles alone (a unity build's batches would hide a missing include)"
+bash scripts/check_headers.sh build/release
+
 stage "extension checklists: a made-up TPU generation and NPU chip, answered by every command"
 # CONTRIBUTING.md's checklists, exercised: only the two tables' sources differ from the release
 # build, so with ccache the rest of this build is the release build's objects again.
