@@ -25,20 +25,31 @@ inline int bench_threads() {
   return text != nullptr && std::atoi(text) > 0 ? std::atoi(text) : 2;
 }
 
-// A huge-page backed, pre-faulted buffer (docs/performance.md, "Method": first touch is slow).
+// Bytes past a 2 MiB boundary where the benchmarks' buffers start: 0, or TESSERA_BENCH_OFFSET
+// (16: where a large NumPy array usually starts, docs/performance.md, "Method").
+inline std::size_t bench_offset() {
+  const char* text = std::getenv("TESSERA_BENCH_OFFSET");
+  return text != nullptr && std::atoi(text) > 0 ? static_cast<std::size_t>(std::atoi(text)) : 0;
+}
+
+// A huge-page backed, pre-faulted buffer (docs/performance.md, "Method": first touch is slow),
+// starting bench_offset() bytes past a 2 MiB boundary.
 struct HugeBuffer {
   explicit HugeBuffer(std::size_t bytes) : size(bytes) {
     constexpr std::size_t kHuge = std::size_t{2} << 20;
-    const std::size_t rounded = (bytes + kHuge - 1) / kHuge * kHuge;
-    data = static_cast<std::byte*>(std::aligned_alloc(kHuge, rounded));
-    if (data == nullptr) throw std::bad_alloc();
-    madvise(data, rounded, MADV_HUGEPAGE);
-    std::memset(data, 0, rounded);
+    const std::size_t offset = bench_offset();
+    const std::size_t rounded = (bytes + offset + kHuge - 1) / kHuge * kHuge;
+    base = static_cast<std::byte*>(std::aligned_alloc(kHuge, rounded));
+    if (base == nullptr) throw std::bad_alloc();
+    madvise(base, rounded, MADV_HUGEPAGE);
+    std::memset(base, 0, rounded);
+    data = base + offset;
   }
-  ~HugeBuffer() { std::free(data); }
+  ~HugeBuffer() { std::free(base); }
   HugeBuffer(const HugeBuffer&) = delete;
   HugeBuffer& operator=(const HugeBuffer&) = delete;
   std::span<std::byte> span() const { return {data, size}; }
+  std::byte* base;
   std::byte* data;
   std::size_t size;
 };

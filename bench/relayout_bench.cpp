@@ -28,6 +28,7 @@
 #include <filesystem>
 #include <memory>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -351,6 +352,26 @@ void register_case(const RelayoutCase& c, bool with_naive) {
   }
 }
 
+// TESSERA_BENCH_CASE="<from>;<to>" (two layouts as the CLI takes them) adds the case `custom`:
+// a shape of your own beside the fixed ones, e.g. to see whether a size or a row length changes
+// which variant runs fastest.
+const RelayoutCase* custom_case() {
+  static std::string from, to;
+  static RelayoutCase custom{"custom", nullptr, nullptr, {}};
+  const char* text = std::getenv("TESSERA_BENCH_CASE");
+  if (text == nullptr || *text == '\0') return nullptr;
+  const std::string both = text;
+  const std::size_t split = both.find(';');
+  if (split == std::string::npos) {
+    throw std::invalid_argument("TESSERA_BENCH_CASE: want \"<from>;<to>\", got \"" + both + "\"");
+  }
+  from = both.substr(0, split);
+  to = both.substr(split + 1);
+  custom.from = from.c_str();
+  custom.to = to.c_str();
+  return &custom;
+}
+
 const bool registered = [] {
   benchmark::AddCustomContext("tessera_host", relayout::host_description());
   const std::filesystem::path wisdom = relayout::default_wisdom_path();
@@ -358,6 +379,7 @@ const bool registered = [] {
   for (const RelayoutCase& c : kCases) register_case(c, true);
   // No BM_Naive at 1 GiB: about 16 s per iteration.
   for (const RelayoutCase& c : kCases1GiB) register_case(c, false);
+  if (const RelayoutCase* c = custom_case()) register_case(*c, false);
   return true;
 }();
 

@@ -358,73 +358,91 @@ inline std::byte* StageAvoiding(std::byte* space, const std::byte* run, int64_t 
   return space + (want - reinterpret_cast<uintptr_t>(space) % kPage + kPage) % kPage;
 }
 
-// staged_transpose.h's loop over whole 16x16 tiles (rows and columns multiples of 16), compiled
-// per target so that the tile kernel and the prefetches are inlined: the same loop calling the
-// dispatched 16x16 kernel, an out-of-line prefetch and two divisions per prefetched line spent
-// more on the calls and divisions than on the tiles
+// staged_transpose.h's loop over 16x16 tiles (columns a multiple of 16, at least 16 rows),
+// compiled per target so that the tile kernel and the prefetches are inlined: the same loop
+// calling the dispatched 16x16 kernel, an out-of-line prefetch and two divisions per prefetched
+// line spent more on the calls and divisions than on the tiles
 // (docs/notes/2026-11-23-every-case-after-kernel-work.md).
 //
 // Bands of t.band_rows source rows, a group of columns at a time; each tile column of a band goes
 // through the stage (or, t.direct, straight to the destination). With t.two_bands, band b and band
 // b + half the bands go tile column by tile column together: each destination row then takes two
 // runs in turn, half a row apart, from two sets of source rows.
+//
+// The bands after the first start `lead` rows past a multiple of the band, where the destination
+// rows' lines start, so that their runs fill whole lines: the first band takes the lead rows
+// too, the last one the rows left over (a last band under 16 rows joins the one before). A band
+// whose rows are not a multiple of 16 past its start takes one more tile, overlapping its
+// neighbour (the same elements written twice).
 template <PrefetchInto kInto>
 void StagedTransposeTilesIn(const std::byte* source, int64_t rows, int64_t source_row_bytes,
                             std::byte* destination, int64_t columns, int64_t destination_row_bytes,
-                            const TransposeTuning& t) {
+                            int64_t lead, const TransposeTuning& t) {
   constexpr int64_t kTile = 16;
   constexpr int64_t kMaxRows = 128;
   const int64_t band_rows = HWY_MIN(kMaxRows, HWY_MAX(kTile, t.band_rows / kTile * kTile));
-  // StageAvoiding aligns each stage to a line.
-  std::byte stage_space[2][kTile * kMaxRows * 4 + 4096];
-  const int64_t bands = (rows + band_rows - 1) / band_rows;
+  int64_t bands = HWY_MAX(1, (rows - lead + band_rows - 1) / band_rows);
+  if (bands > 1 && rows - (lead + (bands - 1) * band_rows) < kTile) --bands;
+  const auto band_start = [&](int64_t k) {
+    return k == 0 ? 0 : k >= bands ? rows : lead + k * band_rows;
+  };
+  // StageAvoiding aligns each stage to a line. A band holds up to band_rows + 31 rows.
+  std::byte stage_space[2][kTile * (kMaxRows + 2 * kTile) * 4 + 4096];
   const int64_t slots = t.two_bands && bands >= 2 ? (bands + 1) / 2 : bands;
   for (int64_t slot = 0; slot < slots; ++slot) {
-    int64_t first[2] = {slot * band_rows, (slot + slots) * band_rows};
-    int64_t band[2] = {HWY_MIN(band_rows, rows - first[0]), 0};
-    if (slots != bands && first[1] < rows) band[1] = HWY_MIN(band_rows, rows - first[1]);
+    int64_t first[2] = {band_start(slot), band_start(slot + slots)};
+    int64_t band[2] = {band_start(slot + 1) - first[0], 0};
+    if (slots != bands && slot + slots < bands) band[1] = band_start(slot + slots + 1) - first[1];
     const int in_flight = band[1] > 0 ? 2 : 1;
+    // Where each band's tiles start: on the grid of the destination's lines (lead + 16k), and
+    // at the band's own start before it.
+    int64_t grid[2];
+    for (int b = 0; b < in_flight; ++b) grid[b] = ((lead - first[b]) % kTile + kTile) % kTile;
     const int64_t lines_per_row = HWY_MAX(1, t.group_lines / band[0]);
     const int64_t group_columns = lines_per_row * kTile;
     for (int64_t g0 = 0; g0 < columns; g0 += group_columns) {
       const int64_t g1 = HWY_MIN(columns, g0 + group_columns);
-      // The next group's lines, row by row, 16 per tile. After a band's last group, the next
-      // band's first: its rows are new streams, which the hardware prefetcher finds late (the
-      // lines past these rows' ends, asked for before, were mostly this band's own rows).
+      // The next group's lines, row by row, one per row a tile adds. After a band's last group,
+      // the next band's first: its rows are new streams, which the hardware prefetcher finds
+      // late (the lines past these rows' ends, asked for before, were mostly this band's own).
       LineCursor<kInto> next[2];
       for (int b = 0; b < in_flight; ++b) {
         const std::byte* from = source + first[b] * source_row_bytes;
         next[b] = {reinterpret_cast<uintptr_t>(from) +
-                       static_cast<uintptr_t>(g1 < columns ? g1 * 4 : band_rows * source_row_bytes),
+                       static_cast<uintptr_t>(g1 < columns ? g1 * 4 : band[b] * source_row_bytes),
                    source_row_bytes, 0, 1, lines_per_row};
       }
       for (int64_t j0 = g0; j0 < g1; j0 += kTile) {
         for (int b = 0; b < in_flight; ++b) {
-          const std::byte* from = source + first[b] * source_row_bytes;
+          const std::byte* from = source + first[b] * source_row_bytes + j0 * 4;
           std::byte* to = destination + j0 * destination_row_bytes + first[b] * 4;
           const int64_t band_bytes = band[b] * 4;
-          if (t.direct) {
-            for (int64_t i0 = 0; i0 < band[b]; i0 += kTile) {
-              for (int u = 0; u < kTile; ++u) next[b].PrefetchNext();
-              MoveTile(StridedRows<const std::byte>{from + i0 * source_row_bytes + j0 * 4,
-                                                    source_row_bytes, 8 * source_row_bytes},
+          std::byte* stage = t.direct ? nullptr : StageAvoiding(stage_space[b], to, band_bytes);
+          // The tile at row i0 of the band, after prefetching as many lines as rows it adds.
+          const auto tile = [&](int64_t i0, int64_t added) {
+            for (int64_t u = 0; u < added; ++u) next[b].PrefetchNext();
+            const StridedRows<const std::byte> rows_from{from + i0 * source_row_bytes,
+                                                         source_row_bytes, 8 * source_row_bytes};
+            if (t.direct) {
+              MoveTile(rows_from,
                        StridedRows<std::byte>{to + i0 * 4, destination_row_bytes,
                                               8 * destination_row_bytes},
                        true, t.shuffle);
+            } else {
+              MoveTile(rows_from,
+                       StridedRows<std::byte>{stage + i0 * 4, band_bytes, 8 * band_bytes}, false,
+                       t.shuffle);
             }
-            continue;
-          }
-          std::byte* stage = StageAvoiding(stage_space[b], to, band_bytes);
-          for (int64_t i0 = 0; i0 < band[b]; i0 += kTile) {
-            for (int u = 0; u < kTile; ++u) next[b].PrefetchNext();
-            MoveTile(StridedRows<const std::byte>{from + i0 * source_row_bytes + j0 * 4,
-                                                  source_row_bytes, 8 * source_row_bytes},
-                     StridedRows<std::byte>{stage + i0 * 4, band_bytes, 8 * band_bytes}, false,
-                     t.shuffle);
-          }
+          };
+          if (grid[b] != 0) tile(0, grid[b]);
+          int64_t i0 = grid[b];
+          for (; i0 + kTile <= band[b]; i0 += kTile) tile(i0, kTile);
+          if (i0 != band[b]) tile(band[b] - kTile, band[b] - i0);
           // Each destination row's band goes out as one non-temporal run (streaming_kernels.cpp).
-          stream_runs(to, destination_row_bytes, stage, band_bytes, static_cast<size_t>(band_bytes),
-                      kTile, kAvx2Code);
+          if (!t.direct) {
+            stream_runs(to, destination_row_bytes, stage, band_bytes,
+                        static_cast<size_t>(band_bytes), kTile, kAvx2Code);
+          }
         }
       }
     }
@@ -433,10 +451,10 @@ void StagedTransposeTilesIn(const std::byte* source, int64_t rows, int64_t sourc
 
 void StagedTransposeTiles(const std::byte* source, int64_t rows, int64_t source_row_bytes,
                           std::byte* destination, int64_t columns, int64_t destination_row_bytes,
-                          const TransposeTuning& tuning) {
+                          int64_t lead, const TransposeTuning& tuning) {
   WithTransposePrefetch(tuning.prefetch, [&](auto into) {
     StagedTransposeTilesIn<into.value>(source, rows, source_row_bytes, destination, columns,
-                                       destination_row_bytes, tuning);
+                                       destination_row_bytes, lead, tuning);
   });
 }
 
@@ -616,9 +634,9 @@ void transpose_16x16_block(const TileBlock& block) {
 
 void staged_transpose_tiles(const std::byte* source, int64_t rows, int64_t source_row_bytes,
                             std::byte* destination, int64_t columns, int64_t destination_row_bytes,
-                            const TransposeTuning& tuning) {
+                            int64_t lead, const TransposeTuning& tuning) {
   TESSERA_DISPATCH(StagedTransposeTiles, tuning.avx2)
-  (source, rows, source_row_bytes, destination, columns, destination_row_bytes, tuning);
+  (source, rows, source_row_bytes, destination, columns, destination_row_bytes, lead, tuning);
 }
 
 void transpose_16x16_f32(const std::byte* source, int64_t source_stride, int64_t source_group,

@@ -80,7 +80,36 @@ struct Task {
   bool fill = false;
   std::string origin;  // where the kernel's variant came from, for describe()
   std::string pitch;   // the row pitch class its variant was looked up for (plan_classes.h)
+  // A staged transpose's piece (split along its destination rows): whether pieces come before
+  // and after it, whose shared ends move to a line boundary when the piece runs (on_lines).
+  bool staged_piece = false, piece_before = false, piece_after = false;
 };
+
+// A staged transpose piece whose ends are moved on to where the destination rows' lines start
+// (the same number of elements for every piece: they are cut at multiples of 16 elements), so
+// that no line is written in two parts by two pieces: NumPy's arrays start 16 bytes into a line,
+// and the kernel starts its bands on the lines too (staged_transpose.cpp;
+// docs/notes/2026-11-28-numpy-aligned-transposes.md). Unchanged where the rows' lines do not
+// all start alike.
+StridedBox on_lines(const Task& t, const std::byte* destination) {
+  StridedBox box = t.box;
+  constexpr int64_t kBytes = 4;  // staged transposes move 4-byte elements
+  StridedAxis& rows = box.axes[0];
+  const auto into = static_cast<int64_t>(
+      reinterpret_cast<uintptr_t>(destination + box.destination_base * kBytes) % 64);
+  if (!t.staged_piece || into == 0 || into % kBytes != 0 || rows.destination_stride != 1 ||
+      box.axes.size() < 2 || box.axes[1].destination_stride * kBytes % 64 != 0 || rows.count < 16) {
+    return box;
+  }
+  const int64_t lead = (64 - into) / kBytes;
+  if (t.piece_before) {
+    box.source_base += lead * rows.source_stride;
+    box.destination_base += lead;
+    rows.count -= lead;
+  }
+  if (t.piece_after) rows.count += lead;
+  return box;
+}
 
 // The lowest destination element a box writes (a reversed view's axes move backwards).
 int64_t first_offset(const StridedBox& box) {
@@ -165,6 +194,9 @@ void split_into_tasks(const StridedBox& box, const CopyKernel& kernel, bool fill
       t.box.source_base += begin * a.source_stride;
       t.box.destination_base += begin * a.destination_stride;
       a.count = end - begin;
+      t.staged_piece = staged && kernel.source_bits == 32;
+      t.piece_before = begin > 0;
+      t.piece_after = end < count;
     }
     tasks.push_back(std::move(t));
   }
@@ -272,7 +304,7 @@ struct RelayoutPlan::Implementation {
     if (t.fill) {
       fill_box(t.box, destination.element_bits(), options.fill_bits, to);
     } else {
-      copy_box(t.box, t.kernel, from, to);
+      copy_box(t.staged_piece ? on_lines(t, to) : t.box, t.kernel, from, to);
     }
   }
 };

@@ -135,11 +135,12 @@ struct TransposeTuning {
   bool shuffle = true;     // false: the same lines moved untransposed (the access pattern's limit)
   bool avx2 = false;       // AVX2 code where the CPU has wider vectors
 };
-// staged_transpose_f32 (staged_transpose.h) for rows and columns that are multiples of 16;
-// Highway code like transpose_16x16_f32.
+// staged_transpose_f32 (staged_transpose.h) for columns that are a multiple of 16 and at least
+// 16 rows, whose bands after the first start `lead` (0..15) rows past a multiple of the band: where
+// the destination rows' lines start. Highway code like transpose_16x16_f32.
 void staged_transpose_tiles(const std::byte* source, int64_t rows, int64_t source_row_bytes,
                             std::byte* destination, int64_t columns, int64_t destination_row_bytes,
-                            const TransposeTuning& tuning);
+                            int64_t lead, const TransposeTuning& tuning);
 // A block of 16x16 tiles of 4-byte elements (byte offsets): tile (g, r), g < sweep_count,
 // r < band_count, is transpose_16x16_f32(source + g * sweep_source + r * band_source, ...) with
 // the strides and groups below, destination likewise; the tiles go along the sweep, then down

@@ -1,6 +1,8 @@
 #include "relayout/staged_transpose.h"
 
 #include <algorithm>
+#include <cstddef>
+#include <cstdint>
 #include <cstring>
 
 #include "relayout/simd_kernels.h"
@@ -21,18 +23,39 @@ void transpose_elements(const std::byte* source, int64_t row_begin, int64_t row_
   }
 }
 
+// Elements before the rows' first line boundary: 1..15 when every row starts the same whole number
+// of elements into a line (NumPy's arrays start 16 bytes into one), else 0 (line-aligned rows, or
+// rows that start at different places).
+int64_t elements_before_line(const std::byte* rows, int64_t row_bytes) {
+  const auto into = static_cast<int64_t>(reinterpret_cast<uintptr_t>(rows) % 64);
+  if (into == 0 || into % 4 != 0 || row_bytes % 64 != 0) return 0;
+  return (64 - into) / 4;
+}
+
 }  // namespace
 
 void staged_transpose_f32(const std::byte* source, int64_t rows, int64_t source_row_bytes,
                           std::byte* destination, int64_t columns, int64_t destination_row_bytes,
                           const TransposeTuning& tuning) {
-  const int64_t full_rows = rows / kTile * kTile;
-  const int64_t full_columns = columns / kTile * kTile;
-  staged_transpose_tiles(source, full_rows, source_row_bytes, destination, full_columns,
-                         destination_row_bytes, tuning);
-  transpose_elements(source, 0, full_rows, full_columns, columns, source_row_bytes, destination,
+  // The tiles start `skip` columns in, where the source rows' lines do, and the bands `lead` rows
+  // in, so that their destination runs start and end on a line boundary. Rows and runs 16 bytes
+  // into a line read two lines per tile row and wrote two partial lines per run, and ran the
+  // transposes up to half as fast (docs/notes/2026-11-28-numpy-aligned-transposes.md). The
+  // columns around the tiles go element by element.
+  const int64_t skip = columns >= kTile ? elements_before_line(source, source_row_bytes) : 0;
+  const int64_t tile_columns = (columns - skip) / kTile * kTile;
+  if (rows >= kTile) {
+    staged_transpose_tiles(source + skip * 4, rows, source_row_bytes,
+                           destination + skip * destination_row_bytes, tile_columns,
+                           destination_row_bytes,
+                           elements_before_line(destination, destination_row_bytes), tuning);
+  } else {
+    transpose_elements(source, 0, rows, skip, skip + tile_columns, source_row_bytes, destination,
+                       destination_row_bytes);
+  }
+  transpose_elements(source, 0, rows, 0, skip, source_row_bytes, destination,
                      destination_row_bytes);
-  transpose_elements(source, full_rows, rows, 0, columns, source_row_bytes, destination,
+  transpose_elements(source, 0, rows, skip + tile_columns, columns, source_row_bytes, destination,
                      destination_row_bytes);
 }
 

@@ -27,8 +27,11 @@ namespace tessera::relayout {
 //
 // Example: rows = 3, columns = 2, source rows {1 2} {3 4} {5 6}
 //          -> destination rows {1 3 5} {2 4 6}.
-// Rows and columns that are not multiples of 16 are finished element by element; the whole tiles
-// go through staged_transpose_tiles (portable_transpose.cpp), Highway code compiled per target.
+// The tiles go through staged_transpose_tiles (portable_transpose.cpp), Highway code compiled
+// per target, with every tile reading whole source lines and every band's runs filling whole
+// destination lines where the rows allow it (rows a whole number of lines long that start inside
+// one, as NumPy's do): the columns before the source's first line boundary and after the last
+// whole tile go element by element, and so do fewer than 16 rows.
 // `tuning`: the variant's bands, prefetches and stores (simd_kernels.h).
 void staged_transpose_f32(const std::byte* source, int64_t rows, int64_t source_row_bytes,
                           std::byte* destination, int64_t columns, int64_t destination_row_bytes,

@@ -3,8 +3,10 @@
 // destinations; then plans that reach it (outputs >= 4 MiB) against IndexMap::linear_index.
 #include "relayout/staged_transpose.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cstring>
 #include <random>
@@ -25,30 +27,37 @@ constexpr uint32_t kCanaryWord = 0xEEEEEEEE;
 // Sizes around the 16x16 tiles, the 128-row bands and the 64- to 512-column prefetch groups.
 const int64_t kSizes[] = {0, 1, 7, 15, 16, 17, 33, 127, 128, 129, 144, 257, 530};
 
-// One shape (rows x columns, row paddings and a destination offset in elements) against the
-// index formula, with canaries around the destination.
+// Elements from the start of `v` to its first line boundary (vectors are 4-byte aligned).
+int64_t to_line(const std::vector<uint32_t>& v) {
+  return (64 - static_cast<int64_t>(reinterpret_cast<uintptr_t>(v.data()) % 64)) % 64 / 4;
+}
+
+// One shape (rows x columns, row paddings and where the destination and the source start, in
+// elements past a line boundary) against the index formula, with canaries around the destination.
 void expect_transposed(int64_t rows, int64_t columns, int64_t source_pad, int64_t destination_pad,
-                       int64_t offset, const TransposeTuning& tuning) {
+                       int64_t offset, const TransposeTuning& tuning, int64_t source_offset = 0) {
   const int64_t source_row = columns + source_pad;
   const int64_t destination_row = rows + destination_pad;
-  std::vector<uint32_t> source(static_cast<std::size_t>(rows * source_row));
-  for (std::size_t k = 0; k < source.size(); ++k) source[k] = static_cast<uint32_t>(k);
+  std::vector<uint32_t> source_space(static_cast<std::size_t>(rows * source_row + 32));
+  for (std::size_t k = 0; k < source_space.size(); ++k) source_space[k] = static_cast<uint32_t>(k);
+  const uint32_t* source = source_space.data() + to_line(source_space) + source_offset;
   std::vector<uint32_t> destination(
-      static_cast<std::size_t>(columns * destination_row + offset + 16), kCanaryWord);
-  staged_transpose_f32(reinterpret_cast<const std::byte*>(source.data()), rows, source_row * 4,
-                       reinterpret_cast<std::byte*>(destination.data() + offset), columns,
+      static_cast<std::size_t>(columns * destination_row + offset + 32), kCanaryWord);
+  const int64_t start = to_line(destination) + offset;
+  staged_transpose_f32(reinterpret_cast<const std::byte*>(source), rows, source_row * 4,
+                       reinterpret_cast<std::byte*>(destination.data() + start), columns,
                        destination_row * 4, tuning);
   store_fence();
   for (int64_t k = 0; k < static_cast<int64_t>(destination.size()); ++k) {
-    const int64_t j = (k - offset) / std::max<int64_t>(destination_row, 1);
-    const int64_t i = (k - offset) % std::max<int64_t>(destination_row, 1);
-    const bool inside = k >= offset && j < columns && i < rows;
+    const int64_t j = (k - start) / std::max<int64_t>(destination_row, 1);
+    const int64_t i = (k - start) % std::max<int64_t>(destination_row, 1);
+    const bool inside = k >= start && j < columns && i < rows;
     const uint32_t want =
         inside ? source[static_cast<std::size_t>(i * source_row + j)] : kCanaryWord;
     ASSERT_EQ(destination[static_cast<std::size_t>(k)], want)
-        << rows << "x" << columns << " pads " << source_pad << "," << destination_pad << " offset "
-        << offset << " at " << k << ", rows " << tuning.band_rows << " direct " << tuning.direct
-        << " two bands " << tuning.two_bands;
+        << rows << "x" << columns << " pads " << source_pad << "," << destination_pad << " offsets "
+        << source_offset << "," << offset << " at " << k - start << ", rows " << tuning.band_rows
+        << " direct " << tuning.direct << " two bands " << tuning.two_bands;
   }
 }
 
@@ -63,6 +72,35 @@ TEST(StagedTranspose, EveryEdgeShapeMatchesTheIndexFormulaOnEveryTarget) {
         for (const auto [source_pad, destination_pad, offset] :
              {std::array<int64_t, 3>{0, 0, 0}, {3, 0, 0}, {0, 5, 1}, {16, 16, 0}}) {
           expect_transposed(rows, columns, source_pad, destination_pad, offset, tuning);
+        }
+      }
+    }
+  });
+}
+
+// Rows a whole number of lines long that start 1..15 elements into a line (NumPy's arrays start
+// 16 bytes in): the tiles start where the source's and the destination's lines do, the rows and
+// columns around them come apart (staged_transpose.cpp). Every start in a line on either side,
+// each tuning's bands, rows and columns around the tiles and the bands.
+TEST(StagedTranspose, RowsStartingInsideALineMatchTheIndexFormula) {
+  for_each_target([] {
+    for (const int64_t band_rows : {16, 32, 128}) {
+      TransposeTuning tuning;
+      tuning.band_rows = band_rows;
+      tuning.direct = band_rows == 32;
+      tuning.two_bands = band_rows == 16;
+      for (const int64_t rows : {15, 16, 17, 31, 33, 129, 160, 257}) {
+        const int64_t destination_pad = (16 - rows % 16) % 16;  // whole lines per row
+        for (const int64_t columns : {15, 16, 47, 144}) {
+          const int64_t source_pad = (16 - columns % 16) % 16;
+          for (int64_t offset = 0; offset < 16; ++offset) {
+            expect_transposed(rows, columns, source_pad, destination_pad, offset, tuning);
+            expect_transposed(rows, columns, source_pad, destination_pad, 0, tuning, offset);
+            expect_transposed(rows, columns, source_pad, destination_pad, offset, tuning,
+                              (offset * 7) % 16);
+          }
+          // Rows of different starts: neither side moves.
+          expect_transposed(rows, columns, source_pad + 1, destination_pad + 3, 4, tuning, 4);
         }
       }
     }
@@ -136,6 +174,43 @@ TEST(StagedTranspose, PlansThatStreamMatchTheReference) {
         if (++index[k] < a.dims()[k]) break;
         index[k] = 0;
       }
+    }
+  }
+}
+
+// The pieces of a plan move their shared ends to where the destination's lines start
+// (relayout_plan.cpp): buffers starting anywhere in a line, rows whose lines all start alike
+// (1040 and 1024 elements) and rows that do not (1030), against the index formula.
+TEST(StagedTranspose, PlansOnBuffersStartingInsideALineMatchTheIndexFormula) {
+  for (const auto& [rows, columns] :
+       {std::array<int64_t, 2>{1040, 1024}, {1024, 1040}, {1030, 1056}}) {
+    const LayoutOperand from =
+        parse_layout_operand(fmt::format("f32[{},{}]{{1,0}}", rows, columns));
+    const LayoutOperand to = parse_layout_operand(fmt::format("f32[{},{}]{{0,1}}", rows, columns));
+    const RelayoutPlan p = plan(*from.map, *to.map, {.threads = 2});
+    ASSERT_GT(p.piece_count(), 2) << p.describe();
+    std::vector<uint32_t> source_space(static_cast<std::size_t>(rows * columns + 32));
+    std::mt19937 rng(5);
+    for (auto& v : source_space) v = static_cast<uint32_t>(rng());
+    std::vector<uint32_t> destination_space(source_space.size() + 16);
+    for (const auto [source_offset, offset] :
+         {std::array<int64_t, 2>{0, 0}, {4, 4}, {0, 12}, {15, 1}, {3, 0}}) {
+      const uint32_t* source = source_space.data() + to_line(source_space) + source_offset;
+      // A line of canaries before the destination, at least 16 elements after it.
+      uint32_t* destination = destination_space.data() + to_line(destination_space) + 16 + offset;
+      std::fill(destination_space.begin(), destination_space.end(), kCanaryWord);
+      p.execute(
+          std::as_bytes(std::span(source, static_cast<std::size_t>(rows * columns))),
+          std::as_writable_bytes(std::span(destination, static_cast<std::size_t>(rows * columns))));
+      for (int64_t j = 0; j < columns; ++j) {
+        for (int64_t i = 0; i < rows; ++i) {
+          ASSERT_EQ(destination[j * rows + i], source[i * columns + j])
+              << rows << "x" << columns << " offsets " << source_offset << "," << offset << " at "
+              << j << "," << i;
+        }
+      }
+      ASSERT_EQ(destination[-1], kCanaryWord);
+      ASSERT_EQ(destination[rows * columns], kCanaryWord);
     }
   }
 }
