@@ -23,6 +23,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -363,7 +364,7 @@ const RelayoutCase* custom_case() {
   const std::string both = text;
   const std::size_t split = both.find(';');
   if (split == std::string::npos) {
-    throw std::invalid_argument("TESSERA_BENCH_CASE: want \"<from>;<to>\", got \"" + both + "\"");
+    throw std::invalid_argument("want \"<from>;<to>\", got \"" + both + "\"");
   }
   from = both.substr(0, split);
   to = both.substr(split + 1);
@@ -379,7 +380,12 @@ const bool registered = [] {
   for (const RelayoutCase& c : kCases) register_case(c, true);
   // No BM_Naive at 1 GiB: about 16 s per iteration.
   for (const RelayoutCase& c : kCases1GiB) register_case(c, false);
-  if (const RelayoutCase* c = custom_case()) register_case(*c, false);
+  try {
+    if (const RelayoutCase* c = custom_case()) register_case(*c, false);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "tessera_bench: TESSERA_BENCH_CASE: %s\n", e.what());
+    std::exit(2);
+  }
   return true;
 }();
 
