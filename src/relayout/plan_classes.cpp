@@ -54,6 +54,10 @@ KernelClass kernel_class(const StridedBox& box, const CopyKernel& k) {
 
 std::string pitch_class(const StridedBox& box, const CopyKernel& k) {
   const int64_t bytes = std::max(1, k.source_bits / 8);
+  if (box.axes.size() > 1 && kernel_class(box, k) == KernelClass::kTranspose &&
+      std::abs(box.axes[0].source_stride) * bytes >= kWideRowBytes) {
+    return "wide";
+  }
   int64_t pitches[2] = {0, 0};
   if (box.axes.size() > 1) {
     if (k.kind == KernelKind::kRuns) {

@@ -19,8 +19,11 @@ std::optional<std::pair<std::string, std::string>> proxy_layouts(const ProblemKe
                                                                  int64_t bytes) {
   const int b = key.element_bytes;
   const char* type = proxy_element_type(b);
-  // Rows 16 KiB apart ("page"), 16000 bytes ("line") or 16368 bytes ("odd").
-  const int64_t row_bytes = key.pitch == "line" ? 16000 : key.pitch == "odd" ? 16368 : 16384;
+  // Rows 16 KiB apart ("page"), 16000 bytes ("line"), 16368 bytes ("odd") or 64 KiB ("wide").
+  const int64_t row_bytes = key.pitch == "line"   ? 16000
+                            : key.pitch == "odd"  ? 16368
+                            : key.pitch == "wide" ? 65536
+                                                  : 16384;
   const int64_t columns = row_bytes / b;
   const int64_t rows = std::max<int64_t>(128, bytes / row_bytes / 128 * 128);
   const std::string shape = fmt::format("{}[{},{}]", type, rows, columns);

@@ -415,8 +415,9 @@ int measuring_order(KernelClass k) {
 }
 
 std::string describe_job(const ProblemKey& key) {
-  return fmt::format("{} {}, {} thread{}, {}", kernel_class_name(key.kernel_class),
-                     proxy_element_type(key.element_bytes), key.threads,
+  return fmt::format("{} {}{}, {} thread{}, {}", kernel_class_name(key.kernel_class),
+                     proxy_element_type(key.element_bytes),
+                     key.pitch == "wide" ? ", rows 64 KiB apart" : "", key.threads,
                      key.threads == 1 ? "" : "s",
                      key.size == SizeClass::kCache ? "in cache" : "from memory");
 }
@@ -497,17 +498,23 @@ TuneReport tune(const TuneOptions& options) {
     if (k == KernelClass::kInterleave) sizes = {2, 1};
     if (k == KernelClass::kDeinterleave) sizes = {2};
     if (k == KernelClass::kPackBits) sizes = {1};
+    // Plain transposes of rows 32 KiB and more apart are a pitch class of their own
+    // (plan_classes.h).
+    std::vector<const char*> pitches = {"page"};
+    if (k == KernelClass::kTranspose) pitches.push_back("wide");
     for (const int bytes : sizes) {
-      for (const SizeClass size : {SizeClass::kMemory, SizeClass::kCache}) {
-        const ProblemKey key{k, bytes, "page", 1, size};
-        // A size class where this class's problems never read wisdom (outputs below 4 MiB, as
-        // the packed bits of a cache-sized proxy) is not measured.
-        if (!reads_wisdom(key)) continue;
-        for (const int t : threads) {
-          ProblemKey at = key;
-          at.threads = t;
-          jobs.emplace_back(at, proxy_size(size));
-          if (!jobs.back().valid()) jobs.pop_back();
+      for (const char* pitch : pitches) {
+        for (const SizeClass size : {SizeClass::kMemory, SizeClass::kCache}) {
+          const ProblemKey key{k, bytes, pitch, 1, size};
+          // A size class where this class's problems never read wisdom (outputs below 4 MiB, as
+          // the packed bits of a cache-sized proxy) is not measured.
+          if (!reads_wisdom(key)) continue;
+          for (const int t : threads) {
+            ProblemKey at = key;
+            at.threads = t;
+            jobs.emplace_back(at, proxy_size(size));
+            if (!jobs.back().valid()) jobs.pop_back();
+          }
         }
       }
     }

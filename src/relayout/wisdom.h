@@ -14,7 +14,9 @@ namespace tessera::relayout {
 struct ProblemKey {
   KernelClass kernel_class = KernelClass::kNone;
   int element_bytes = 4;
-  std::string pitch = "page";  // rows a multiple of 4 KiB apart ("page"), of a line ("line"), "odd"
+  // Rows a multiple of 4 KiB apart ("page"), of a line ("line"), "odd"; transposes of rows 32 KiB
+  // or more apart "wide" (plan_classes.h).
+  std::string pitch = "page";
   int threads = 1;
   SizeClass size = SizeClass::kMemory;  // what the proxy's size stood for (size_class.h)
 

@@ -70,7 +70,8 @@ TEST(Tuner, ThePlannerPicksWhatTheSameRunMeasuredFastest) {
     // as far apart as the proxy's were (its pitch class): the first such size from the class's
     // lower end, in steps of 1 MiB.
     ProblemKey asked = key;
-    asked.pitch = "page";  // as tune asks; the proxy's pitch is what it reads as
+    asked.pitch = key.pitch == "wide" ? "wide" : "page";  // as tune asks; the proxy reads as
+                                                          // its own pitch
     const int64_t mib = int64_t{1} << 20;
     const int64_t low = key.size == SizeClass::kCache ? 4 * mib : size_class_boundary();
     const int64_t high = key.size == SizeClass::kCache ? size_class_boundary() - 1 : 8 * low;
