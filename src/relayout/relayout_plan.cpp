@@ -97,8 +97,10 @@ StridedBox on_lines(const Task& t, const std::byte* destination) {
   StridedAxis& rows = box.axes[0];
   const auto into = static_cast<int64_t>(
       reinterpret_cast<uintptr_t>(destination + box.destination_base * kBytes) % 64);
+  // Nothing here depends on the piece but its offset, a multiple of 64 bytes: every piece moves
+  // alike, or none does (and each is longer than the move: split_into_tasks).
   if (!t.staged_piece || into == 0 || into % kBytes != 0 || rows.destination_stride != 1 ||
-      box.axes.size() < 2 || box.axes[1].destination_stride * kBytes % 64 != 0 || rows.count < 16) {
+      box.axes.size() < 2 || box.axes[1].destination_stride * kBytes % 64 != 0) {
     return box;
   }
   const int64_t lead = (64 - into) / kBytes;
@@ -185,16 +187,23 @@ void split_into_tasks(const StridedBox& box, const CopyKernel& kernel, bool fill
                                     : count;
   const int64_t pieces = std::clamp<int64_t>(bytes / (kTaskBytes * kernel.variant.piece_mib), 1,
                                              std::min(most, kMostPieces));
+  // Staged pieces move their shared ends by up to 15 rows when they run (on_lines): only when
+  // every piece is longer than that.
+  const auto piece_begin = [&](int64_t p) { return std::min(count, units * p / pieces * unit); };
+  bool line_pieces = staged && kernel.source_bits == 32 && pieces > 1;
+  for (int64_t p = 0; p < pieces; ++p) {
+    line_pieces = line_pieces && piece_begin(p + 1) - piece_begin(p) >= 16;
+  }
   for (int64_t p = 0; p < pieces; ++p) {
     Task t{box, kernel, fill, chosen.origin, chosen.pitch};
     if (pieces > 1) {
       StridedAxis& a = t.box.axes[*axis];
-      const int64_t begin = std::min(count, units * p / pieces * unit);
-      const int64_t end = std::min(count, units * (p + 1) / pieces * unit);
+      const int64_t begin = piece_begin(p);
+      const int64_t end = piece_begin(p + 1);
       t.box.source_base += begin * a.source_stride;
       t.box.destination_base += begin * a.destination_stride;
       a.count = end - begin;
-      t.staged_piece = staged && kernel.source_bits == 32;
+      t.staged_piece = line_pieces;
       t.piece_before = begin > 0;
       t.piece_after = end < count;
     }

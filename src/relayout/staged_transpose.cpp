@@ -37,10 +37,10 @@ int64_t elements_before_line(const std::byte* rows, int64_t row_bytes) {
 void staged_transpose_f32(const std::byte* source, int64_t rows, int64_t source_row_bytes,
                           std::byte* destination, int64_t columns, int64_t destination_row_bytes,
                           const TransposeTuning& tuning) {
-  // The tiles start `skip` columns in, where the source rows' lines do, and the bands `lead` rows
-  // in, so that their destination runs start and end on a line boundary. Rows and runs 16 bytes
-  // into a line read two lines per tile row and wrote two partial lines per run, and ran the
-  // transposes up to half as fast (docs/notes/2026-11-28-numpy-aligned-transposes.md). The
+  // The tiles start `skip` columns in, where the source rows' lines do, and the bands where the
+  // destination rows' lines do, so that their runs start and end on a line boundary. Rows and runs
+  // 16 bytes into a line read two lines per tile row and wrote two partial lines per run, and ran
+  // the transposes up to half as fast (docs/notes/2026-11-28-numpy-aligned-transposes.md). The
   // columns around the tiles go element by element.
   const int64_t skip = columns >= kTile ? elements_before_line(source, source_row_bytes) : 0;
   const int64_t tile_columns = (columns - skip) / kTile * kTile;
