@@ -19,6 +19,7 @@
 #include "relayout/plan_classes.h"
 #include "relayout/plan_internals.h"
 #include "relayout/size_class.h"
+#include "relayout/staged_transpose.h"
 #include "relayout/strided_operand.h"
 #include "relayout/worker_pool.h"
 #include "tessera/error.h"
@@ -95,15 +96,12 @@ StridedBox on_lines(const Task& t, const std::byte* destination) {
   StridedBox box = t.box;
   constexpr int64_t kBytes = 4;  // staged transposes move 4-byte elements
   StridedAxis& rows = box.axes[0];
-  const auto into = static_cast<int64_t>(
-      reinterpret_cast<uintptr_t>(destination + box.destination_base * kBytes) % 64);
+  if (!t.staged_piece || rows.destination_stride != 1 || box.axes.size() < 2) return box;
   // Nothing here depends on the piece but its offset, a multiple of 64 bytes: every piece moves
   // alike, or none does (and each is longer than the move: split_into_tasks).
-  if (!t.staged_piece || into == 0 || into % kBytes != 0 || rows.destination_stride != 1 ||
-      box.axes.size() < 2 || box.axes[1].destination_stride * kBytes % 64 != 0) {
-    return box;
-  }
-  const int64_t lead = (64 - into) / kBytes;
+  const int64_t lead = elements_before_line(destination + box.destination_base * kBytes,
+                                            box.axes[1].destination_stride * kBytes);
+  if (lead == 0) return box;
   if (t.piece_before) {
     box.source_base += lead * rows.source_stride;
     box.destination_base += lead;

@@ -23,16 +23,13 @@ void transpose_elements(const std::byte* source, int64_t row_begin, int64_t row_
   }
 }
 
-// Elements before the rows' first line boundary: 1..15 when every row starts the same whole number
-// of elements into a line (NumPy's arrays start 16 bytes into one), else 0 (line-aligned rows, or
-// rows that start at different places).
+}  // namespace
+
 int64_t elements_before_line(const std::byte* rows, int64_t row_bytes) {
   const auto into = static_cast<int64_t>(reinterpret_cast<uintptr_t>(rows) % 64);
   if (into == 0 || into % 4 != 0 || row_bytes % 64 != 0) return 0;
   return (64 - into) / 4;
 }
-
-}  // namespace
 
 void staged_transpose_f32(const std::byte* source, int64_t rows, int64_t source_row_bytes,
                           std::byte* destination, int64_t columns, int64_t destination_row_bytes,
