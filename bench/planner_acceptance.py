@@ -112,9 +112,9 @@ def main() -> int:
     facts = record_results.cpu_facts()
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True,
                             text=True).stdout.strip() or "unknown"
-    cache = tempfile.mkdtemp(prefix="tessera-acceptance-")
+    cache = tempfile.TemporaryDirectory(prefix="tessera-acceptance-")  # the tune's wisdom, removed at exit
     env = {k: v for k, v in os.environ.items() if k != "TESSERA_WISDOM"}
-    env["XDG_CACHE_HOME"] = cache
+    env["XDG_CACHE_HOME"] = cache.name
     started = time.monotonic()
     tune_command = [args.tessera, "tune", "--quiet"] + (["--seconds", args.tune_seconds] if args.tune_seconds else [])
     tune = subprocess.run(tune_command, env=env, capture_output=True, text=True)

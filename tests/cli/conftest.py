@@ -6,8 +6,10 @@ import tempfile
 
 import pytest
 
-# Plans read no wisdom the user's `tessera tune` wrote: a cache folder of the tests' own.
-os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="tessera-cli-cache-")
+# Plans read no wisdom the user's `tessera tune` wrote: a cache folder of the tests' own, removed
+# when the test process exits.
+_CACHE = tempfile.TemporaryDirectory(prefix="tessera-cli-cache-")
+os.environ["XDG_CACHE_HOME"] = _CACHE.name
 os.environ.pop("TESSERA_WISDOM", None)
 
 
