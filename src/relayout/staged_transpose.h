@@ -10,6 +10,11 @@
 
 namespace tessera::relayout {
 
+// 4-byte elements before the rows' first line boundary: 1..15 when every row (row_bytes apart)
+// starts the same whole number of elements into a line (NumPy's arrays start 16 bytes into one),
+// else 0 (line-aligned rows, or rows that start at different places).
+int64_t elements_before_line(const std::byte* rows, int64_t row_bytes);
+
 // destination[j][i] = source[i][j] for i < rows, j < columns (4-byte elements; row strides in
 // bytes). Writes the destination with non-temporal stores: the caller issues store_fence().
 //
@@ -33,11 +38,6 @@ namespace tessera::relayout {
 // one, as NumPy's do): the columns before the source's first line boundary and after the last
 // whole tile go element by element, and so do fewer than 16 rows.
 // `tuning`: the variant's bands, prefetches and stores (simd_kernels.h).
-// 4-byte elements before the rows' first line boundary: 1..15 when every row (row_bytes apart)
-// starts the same whole number of elements into a line (NumPy's arrays start 16 bytes into one),
-// else 0 (line-aligned rows, or rows that start at different places).
-int64_t elements_before_line(const std::byte* rows, int64_t row_bytes);
-
 void staged_transpose_f32(const std::byte* source, int64_t rows, int64_t source_row_bytes,
                           std::byte* destination, int64_t columns, int64_t destination_row_bytes,
                           const TransposeTuning& tuning);
